@@ -1,0 +1,50 @@
+"""A small static file server for the built site (loopback only), with the site's 404 page."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+from pathlib import Path
+from typing import Any
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves `public/` like the CDN would: `/x/` -> `x/index.html`, missing -> `404.html`."""
+
+    extensions_map = {  # noqa: RUF012 - the stdlib declares it as a class attribute
+        **http.server.SimpleHTTPRequestHandler.extensions_map,
+        ".html": "text/html; charset=utf-8",
+        ".xml": "application/xml; charset=utf-8",
+        ".txt": "text/plain; charset=utf-8",
+        ".css": "text/css; charset=utf-8",
+        ".json": "application/json; charset=utf-8",
+        ".svg": "image/svg+xml",
+    }
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """Answer 404 with the site's own page when it exists."""
+        page = Path(self.directory) / "404.html"
+        if code == 404 and page.is_file():
+            body = page.read_bytes()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.command != "HEAD":
+                self.wfile.write(body)
+            return
+        super().send_error(code, message, explain)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Quiet: one line per request is noise in the demo."""
+
+
+def make_server(
+    directory: Path, host: str = DEFAULT_HOST, port: int = DEFAULT_PORT
+) -> http.server.ThreadingHTTPServer:
+    """A server for `directory`; port 0 picks a free port."""
+    handler = functools.partial(SiteHandler, directory=str(directory))
+    return http.server.ThreadingHTTPServer((host, port), handler)

@@ -1,0 +1,169 @@
+"""The build: collect -> plan -> render what changed -> write all at once.
+
+Incremental by checksum (Lektor's idea): an output is rendered again only when the checksum of
+its inputs (its sources, its templates, site-wide settings and the builder's own code) differs
+from the one recorded by the previous build, or the file is missing.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import dataclasses
+import hashlib
+import multiprocessing
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup
+
+from site_builder import markdown_render
+from site_builder.assets import collect_assets
+from site_builder.collect import collect, fingerprint
+from site_builder.config import load_config
+from site_builder.errors import BuildError, StrictModeError
+from site_builder.links import broken_links, internal_links
+from site_builder.manifest import OutputRecord, load_manifest, save_manifest
+from site_builder.pages import NAV, Artifact, plan
+from site_builder.render import make_environment, render, template_closure_hash
+from site_builder.writer import KnownFile, StagedWriter, remove_stale_temps
+
+PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
+CODE_FILES = ("site_builder", "jobs/vereditos.py")
+
+
+@dataclass
+class BuildReport:
+    """What a build did, for the CLI's summary line and for tests."""
+
+    total: int = 0
+    renderizados: list[str] = field(default_factory=list)
+    escritos: list[str] = field(default_factory=list)
+    removidos: list[str] = field(default_factory=list)
+    avisos: list[str] = field(default_factory=list)
+    segundos: float = 0.0
+
+    def resumo(self) -> str:
+        """One summary line in Portuguese."""
+        return (
+            f"{self.total} arquivos; {len(self.renderizados)} renderizados, {len(self.escritos)} gravados, "
+            f"{len(self.removidos)} removidos, {len(self.avisos)} avisos em {self.segundos:.2f} s"
+        )
+
+
+def _code_hash(root: Path) -> str:
+    """Checksum of the builder's own source: new code may render different bytes."""
+    digest = hashlib.sha256()
+    package_root = Path(__file__).resolve().parent.parent
+    for entry in CODE_FILES:
+        base = package_root / entry
+        files = sorted(base.rglob("*.py")) if base.is_dir() else [base]
+        for path in files:
+            digest.update(path.relative_to(package_root).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def _convert_markdown(texts: list[str], workers: int) -> list[str]:
+    if workers <= 1 or len(texts) < PARALLEL_MIN_PAGES:
+        return markdown_render.convert_many(texts)
+    size = -(-len(texts) // (workers * 4))
+    chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return [html for chunk in pool.map(markdown_render.convert_many, chunks) for html in chunk]
+
+
+def _default_workers() -> int:
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(cores, 4))
+
+
+def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | None = None) -> BuildReport:
+    """Build the site of project `root` into `out`; on any error `out` is left as it was."""
+    started = time.perf_counter()
+    report = BuildReport()
+    config, config_warnings = load_config(root)
+    report.avisos += config_warnings
+    ctx = collect(root, config)
+    report.avisos += ctx.avisos
+    assets = collect_assets(root)
+    env = make_environment(root, assets, config.fuso_horario, report.avisos)
+    env.globals.update(site=config, nav=NAV)
+    site_wide = fingerprint(
+        _code_hash(root),
+        repr(dataclasses.astuple(config)),
+        repr(NAV),
+        *(a.path for a in assets.values()),
+    )
+    artifacts = plan(ctx)
+    previous = load_manifest(out)
+    out.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out)
+    writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
+    records: dict[str, OutputRecord] = {}
+    try:
+        for asset in assets.values():
+            writer.claim(asset.path)
+            digest = writer.stage(asset.path, asset.data)
+            records[asset.path] = OutputRecord(digest, digest, len(asset.data), [])
+        closures: dict[str, str] = {}
+        dirty: list[tuple[Artifact, str]] = []
+        for artifact in artifacts:
+            writer.claim(artifact.path)
+            key = fingerprint(
+                site_wide, template_closure_hash(env, artifact.template, closures), artifact.fingerprint
+            )
+            old = previous.get(artifact.path)
+            target = out / artifact.path
+            if (
+                old is not None
+                and old.entradas == key
+                and target.is_file()
+                and target.stat().st_size == old.tamanho
+            ):
+                records[artifact.path] = old
+            else:
+                dirty.append((artifact, key))
+        bodies = _convert_markdown(
+            [a.markdown for a, _ in dirty if a.markdown is not None], workers or _default_workers()
+        )
+        body_iter = iter(bodies)
+        for artifact, key in dirty:
+            context = {"pagina_url": artifact.url, **artifact.context()}
+            if artifact.markdown is not None:
+                context["corpo_html"] = Markup(next(body_iter))  # noqa: S704 - produced by the safe renderer
+            data = render(env, artifact.template, context)
+            digest = writer.stage(artifact.path, data)
+            links = internal_links(data.decode("utf-8")) if artifact.path.endswith((".html", ".xml")) else []
+            records[artifact.path] = OutputRecord(key, digest, len(data), links)
+            report.renderizados.append(artifact.path)
+        report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
+        if strict and report.avisos:
+            raise StrictModeError(
+                "modo estrito: o build tem avisos:\n" + "\n".join(f"  - {a}" for a in report.avisos)
+            )
+        stale = sorted(set(previous) - set(records))
+        writer.commit(delete=stale)
+    except BaseException:
+        writer.abort()
+        raise
+    _remove_empty_dirs(out, stale)
+    save_manifest(out, records)
+    report.total = len(records)
+    report.escritos = writer.written
+    report.removidos = stale
+    report.segundos = time.perf_counter() - started
+    return report
+
+
+def _remove_empty_dirs(out: Path, removed: list[str]) -> None:
+    for rel in removed:
+        parent = (out / rel).parent
+        while parent != out and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+
+__all__ = ["BuildError", "BuildReport", "build_site", "render"]

@@ -1,0 +1,46 @@
+"""`eleicoes build`: the site build from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from site_builder.build import build_site
+from site_builder.errors import BuildError
+
+DEFAULT_OUTPUT = Path("public")
+
+
+def project_root() -> Path:
+    """The project folder: the one holding `content/` and `templates/` (the current one by default)."""
+    return Path.cwd()
+
+
+def register(sub: Any) -> None:
+    """Add `build` to the `eleicoes` parser."""
+    parser = sub.add_parser(
+        "build",
+        help="gera o site estático a partir de content/ e data/",
+        description="Gera o site em public/ (ou --saida). Só renderiza o que mudou desde o último build.",
+    )
+    parser.add_argument("--strict", action="store_true", help="falha se houver qualquer aviso")
+    parser.add_argument("--saida", type=Path, default=DEFAULT_OUTPUT, help="pasta de saída (padrão: public/)")
+    parser.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
+    parser.set_defaults(func=run_build)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """Build the site and print a summary; errors go to stderr in Portuguese."""
+    root = args.raiz or project_root()
+    try:
+        report = build_site(root, args.saida, strict=args.strict)
+    except BuildError as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        print("o site publicado anteriormente foi mantido.", file=sys.stderr)
+        return exc.exit_code
+    for warning in report.avisos:
+        print(f"aviso: {warning}", file=sys.stderr)
+    print(report.resumo())
+    return 0

@@ -1,0 +1,223 @@
+"""Phase 1 of the build: read `content/` (and later `data/`) into one typed SiteContext.
+
+Nothing is rendered or written here. Every problem is collected with its file name, in
+Portuguese, so an editor sees all of them at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from jobs.vereditos import VEREDITOS
+from site_builder.config import SiteConfig
+from site_builder.errors import BuildError, ContentError
+from site_builder.frontmatter import split_front_matter
+from site_builder.records import Candidato, Checagem, Fonte, Pagina, SiteContext
+
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
+CHECK_STATUSES = ("rascunho", "em_revisao", "publicada")
+
+
+@dataclass
+class _Reader:
+    root: Path
+    config: SiteConfig
+    fontes: list[Fonte] = field(default_factory=list)
+    erros: list[str] = field(default_factory=list)
+    avisos: list[str] = field(default_factory=list)
+
+    def read(self, path: Path) -> tuple[str, Fonte] | None:
+        rel = path.relative_to(self.root).as_posix()
+        data = path.read_bytes()
+        fonte = Fonte(rel, hashlib.sha256(data).hexdigest())
+        self.fontes.append(fonte)
+        try:
+            return data.decode("utf-8"), fonte
+        except UnicodeDecodeError:
+            self.erros.append(f"{rel}: o arquivo não está em UTF-8")
+            return None
+
+    def markdown(self, path: Path) -> tuple[dict[str, Any], str, Fonte] | None:
+        read = self.read(path)
+        if read is None:
+            return None
+        text, fonte = read
+        try:
+            meta, body = split_front_matter(text, fonte.caminho)
+        except ContentError as exc:
+            self.erros.append(str(exc))
+            return None
+        return meta, body, fonte
+
+    def text_field(self, meta: dict[str, Any], key: str, fonte: Fonte, default: str | None = None) -> str:
+        value = meta.get(key, default)
+        if not isinstance(value, str) or not value.strip():
+            self.erros.append(f"{fonte.caminho}: {key}: campo obrigatório, deve ser um texto não vazio")
+            return ""
+        return value.strip()
+
+
+def _sha256_of(parts: list[str]) -> str:
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
+
+
+def _pagina(reader: _Reader, path: Path, secao: str) -> Pagina | None:
+    parsed = reader.markdown(path)
+    if parsed is None:
+        return None
+    meta, body, fonte = parsed
+    slug = path.stem
+    if not SLUG.match(slug):
+        reader.erros.append(f"{fonte.caminho}: nome de arquivo inválido para endereço (use a-z, 0-9 e '-')")
+    ordem = meta.get("ordem", 100)
+    if not isinstance(ordem, int):
+        reader.erros.append(f"{fonte.caminho}: ordem: deve ser um número inteiro")
+        ordem = 100
+    return Pagina(
+        secao=secao,
+        slug=slug,
+        titulo=reader.text_field(meta, "titulo", fonte),
+        descricao=reader.text_field(meta, "descricao", fonte),
+        ordem=ordem,
+        corpo_md=body,
+        fonte=fonte,
+    )
+
+
+def _as_datetime(value: object, tz: ZoneInfo) -> dt.datetime | None:
+    # TOML gives real dates; a bare date or a naive time is read as Brasília time.
+    if isinstance(value, dt.datetime):
+        return value if value.tzinfo else value.replace(tzinfo=tz)
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day, tzinfo=tz)
+    return None
+
+
+def _candidato(reader: _Reader, path: Path) -> Candidato | None:
+    read = reader.read(path)
+    if read is None:
+        return None
+    text, fonte = read
+    try:
+        meta = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        reader.erros.append(f"{fonte.caminho}: TOML inválido: {exc}")
+        return None
+    cor = reader.text_field(meta, "cor", fonte)
+    if cor and not re.fullmatch(r"#[0-9a-fA-F]{6}", cor):
+        reader.erros.append(f"{fonte.caminho}: cor: use o formato #RRGGBB")
+    return Candidato(
+        id=path.stem,
+        nome=reader.text_field(meta, "nome", fonte),
+        partido=reader.text_field(meta, "partido", fonte),
+        cor=cor,
+        demonstracao=bool(meta.get("demonstracao", False)),
+        fonte=fonte,
+    )
+
+
+def _checagem(reader: _Reader, path: Path, candidatos: dict[str, Candidato]) -> Checagem | None:
+    parsed = reader.markdown(path)
+    if parsed is None:
+        return None
+    meta, body, fonte = parsed
+    where = fonte.caminho
+    slug = reader.text_field(meta, "slug", fonte, default=path.stem)
+    if slug and not SLUG.match(slug):
+        reader.erros.append(f"{where}: slug: use apenas a-z, 0-9 e '-'")
+    veredito = reader.text_field(meta, "veredito", fonte)
+    if veredito and veredito not in VEREDITOS:
+        reader.erros.append(f"{where}: veredito: '{veredito}' não existe (use {', '.join(VEREDITOS)})")
+    status = reader.text_field(meta, "status", fonte)
+    if status and status not in CHECK_STATUSES:
+        reader.erros.append(f"{where}: status: '{status}' não existe (use {', '.join(CHECK_STATUSES)})")
+    candidato = reader.text_field(meta, "candidato", fonte)
+    if candidato and candidato not in candidatos:
+        reader.erros.append(f"{where}: candidato: '{candidato}' não está em content/candidatos/")
+    publicado_em = _as_datetime(meta.get("publicado_em"), ZoneInfo(reader.config.fuso_horario))
+    if status == "publicada" and publicado_em is None:
+        reader.erros.append(f"{where}: publicado_em: data obrigatória em checagem publicada")
+    return Checagem(
+        id=reader.text_field(meta, "id", fonte),
+        slug=slug,
+        afirmacao=reader.text_field(meta, "afirmacao", fonte),
+        veredito=veredito,
+        candidato=candidato,
+        status=status,
+        autor=str(meta.get("autor", "")).strip(),
+        revisor=str(meta.get("revisor", "")).strip(),
+        publicado_em=publicado_em or dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
+        demonstracao=bool(meta.get("demonstracao", False)),
+        corpo_md=body,
+        fonte=fonte,
+    )
+
+
+def _publishable(reader: _Reader, check: Checagem) -> bool:
+    """Only published checks approved by a second person reach the site (seed: two-step editing)."""
+    if check.status != "publicada":
+        return False
+    if not check.revisor or check.revisor == check.autor:
+        reader.avisos.append(
+            f"{check.fonte.caminho}: checagem não publicada: precisa de aprovação de outra pessoa "
+            "(revisor ausente ou igual ao autor)"
+        )
+        return False
+    return True
+
+
+def collect(root: Path, config: SiteConfig) -> SiteContext:
+    """Read every content file under `root`; raise BuildError listing all problems found."""
+    reader = _Reader(root, config)
+    content = root / "content"
+    secoes: dict[str, Pagina] = {}
+    for name in SECTIONS:
+        path = content / "secoes" / f"{name}.md"
+        if not path.exists():
+            reader.erros.append(f"content/secoes/{name}.md: arquivo obrigatório ausente")
+            continue
+        page = _pagina(reader, path, "secoes")
+        if page is not None:
+            secoes[name] = page
+    metodologia = [
+        page
+        for path in sorted((content / "metodologia").glob("*.md"))
+        if (page := _pagina(reader, path, "metodologia")) is not None
+    ]
+    metodologia.sort(key=lambda p: (p.ordem, p.slug))
+    candidatos = {
+        c.id: c
+        for path in sorted((content / "candidatos").glob("*.toml"))
+        if (c := _candidato(reader, path)) is not None
+    }
+    checagens = [
+        check
+        for path in sorted((content / "checagens").glob("*.md"))
+        if (check := _checagem(reader, path, candidatos)) is not None
+    ]
+    if reader.erros:
+        raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    publicadas = [c for c in checagens if _publishable(reader, c)]
+    publicadas.sort(key=lambda c: (c.publicado_em, c.slug), reverse=True)
+    return SiteContext(
+        config=config,
+        secoes=secoes,
+        metodologia=metodologia,
+        candidatos=candidatos,
+        checagens=publicadas,
+        fontes=reader.fontes,
+        avisos=reader.avisos,
+    )
+
+
+def fingerprint(*parts: str) -> str:
+    """Checksum of a list of strings: the identity of an artifact's inputs."""
+    return _sha256_of(list(parts))

@@ -1,0 +1,89 @@
+"""Typed site configuration (`content/site.toml`), validated into errors and warnings."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from site_builder.errors import ConfigError
+
+CONFIG_FILE = Path("content") / "site.toml"
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """What the templates need to know about the site itself."""
+
+    titulo: str
+    descricao: str
+    url_base: str  # absolute, no trailing slash; used only where absolute URLs are required
+    organizacao: str
+    email_redacao: str
+    fuso_horario: str = "America/Sao_Paulo"
+
+    def absolute(self, path: str) -> str:
+        """Absolute URL of a root-relative path."""
+        return self.url_base + path
+
+
+@dataclass(frozen=True)
+class _Field:
+    name: str
+    required: bool = True
+
+
+_FIELDS = (
+    _Field("titulo"),
+    _Field("descricao"),
+    _Field("url_base"),
+    _Field("organizacao"),
+    _Field("email_redacao"),
+    _Field("fuso_horario", required=False),
+)
+
+
+def validate_config(raw: dict[str, Any]) -> tuple[SiteConfig | None, list[str], list[str]]:
+    """Check a parsed configuration; return (config or None, errors, warnings)."""
+    errors: list[str] = []
+    warnings: list[str] = []
+    known = {f.name for f in _FIELDS}
+    for key in sorted(set(raw) - known):
+        warnings.append(f"site.toml: chave desconhecida '{key}' (ignorada)")
+    values: dict[str, str] = {}
+    for field in _FIELDS:
+        value = raw.get(field.name)
+        if value is None:
+            if field.required:
+                errors.append(f"site.toml: falta a chave obrigatória '{field.name}'")
+            continue
+        if not isinstance(value, str) or not value.strip():
+            errors.append(f"site.toml: '{field.name}' deve ser um texto não vazio")
+            continue
+        values[field.name] = value.strip()
+    url = values.get("url_base", "")
+    if url:
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            errors.append("site.toml: 'url_base' deve ser um endereço http(s) absoluto, sem ? nem #")
+        values["url_base"] = url.rstrip("/")
+    if errors:
+        return None, errors, warnings
+    return SiteConfig(**values), errors, warnings
+
+
+def load_config(root: Path) -> tuple[SiteConfig, list[str]]:
+    """Read and validate `content/site.toml`; return (config, warnings) or raise ConfigError."""
+    path = root / CONFIG_FILE
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise ConfigError(f"configuração não encontrada: {path}") from exc
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: TOML inválido: {exc}") from exc
+    config, errors, warnings = validate_config(raw)
+    if config is None:
+        raise ConfigError("; ".join(errors))
+    return config, warnings

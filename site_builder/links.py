@@ -1,0 +1,30 @@
+"""Internal link check: every root-relative href/src in the HTML must name a built file."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote, urlsplit
+
+_LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
+
+
+def internal_links(html: str) -> list[str]:
+    """Root-relative paths linked from a page (query and fragment dropped), sorted, unique."""
+    return sorted({unquote(m.group(1)) for m in _LINK.finditer(html) if not m.group(1).startswith("//")})
+
+
+def target_of(link: str) -> str:
+    """Output file a root-relative link is served from (`/a/` -> `a/index.html`)."""
+    path = urlsplit(link).path.lstrip("/")
+    return path + "index.html" if path == "" or path.endswith("/") else path
+
+
+def broken_links(links_by_page: dict[str, list[str]], outputs: set[str]) -> list[str]:
+    """Warnings, in Portuguese, for links whose target is not among the outputs."""
+    warnings = []
+    for page in sorted(links_by_page):
+        for link in links_by_page[page]:
+            target = target_of(link)
+            if target not in outputs and f"{target}/index.html" not in outputs:
+                warnings.append(f"link interno quebrado em {page}: {link}")
+    return warnings

@@ -1,0 +1,225 @@
+"""The site's pages: each generator turns the SiteContext into artifacts (output path, template,
+input fingerprint, and a context built only if the artifact must be rendered)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jobs.vereditos import VEREDITOS
+from site_builder import jsonld
+from site_builder.collect import fingerprint
+from site_builder.records import Checagem, Pagina, SiteContext
+
+FEED_PATH = "/checagens/feed.xml"
+HOME_CHECKS = 5
+
+
+@dataclass(frozen=True)
+class NavItem:
+    """One entry of the main navigation."""
+
+    titulo: str
+    url: str
+
+
+NAV = (
+    NavItem("Início", "/"),
+    NavItem("Projeção", "/projecao/"),
+    NavItem("Debates", "/debates/"),
+    NavItem("Checagens", "/checagens/"),
+    NavItem("Metodologia", "/metodologia/"),
+)
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One output file and how to make it."""
+
+    path: str  # relative to the output folder
+    template: str
+    fingerprint: str  # checksum of the inputs besides templates and site-wide settings
+    context: Callable[[], dict[str, Any]]
+    markdown: str | None = None  # converted in the parallel phase, passed as `corpo_html`
+    sitemap: bool = True  # listed in sitemap.xml (HTML pages only)
+
+    @property
+    def url(self) -> str:
+        """Root-relative URL the artifact is served at."""
+        return "/" + self.path.removesuffix("index.html")
+
+
+def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
+    candidato = ctx.candidatos[check.candidato]
+    return {
+        "url": check.url,
+        "afirmacao": check.afirmacao,
+        "veredito": VEREDITOS[check.veredito],
+        "candidato": candidato,
+        "publicado_em": check.publicado_em,
+        "demonstracao": check.demonstracao or candidato.demonstracao,
+    }
+
+
+def _check_keys(checks: list[Checagem], ctx: SiteContext) -> list[str]:
+    # What a listing shows of each check: a change anywhere else does not touch the listings.
+    return [
+        "|".join(
+            (
+                c.url,
+                c.afirmacao,
+                c.veredito,
+                c.publicado_em.isoformat(),
+                ctx.candidatos[c.candidato].fonte.sha256,
+            )
+        )
+        for c in checks
+    ]
+
+
+def _page_keys(pages: list[Pagina]) -> list[str]:
+    return ["|".join((p.url, p.titulo, p.descricao, str(p.ordem))) for p in pages]
+
+
+def _section_page(
+    ctx: SiteContext,
+    secao: str,
+    path: str,
+    template: str,
+    trilha: list[tuple[str, str]],
+    extra: Callable[[], dict[str, Any]],
+    extra_keys: list[str],
+) -> Artifact:
+    intro = ctx.secoes[secao]
+    url = "/" + path.removesuffix("index.html")
+
+    def context() -> dict[str, Any]:
+        data = {
+            "titulo": intro.titulo,
+            "descricao": intro.descricao,
+            "jsonld": (
+                jsonld.website(ctx.config)
+                if url == "/"
+                else jsonld.webpage(ctx.config, url, intro.titulo, intro.descricao, trilha)
+            ),
+        }
+        data.update(extra())
+        return data
+
+    return Artifact(path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.corpo_md)
+
+
+def plan(ctx: SiteContext) -> list[Artifact]:
+    """Every artifact of the site, in a fixed order."""
+    home = [("Início", "/")]
+    checks = ctx.checagens
+
+    def summaries(items: list[Checagem]) -> list[dict[str, Any]]:
+        return [_check_summary(c, ctx) for c in items]
+
+    artifacts = [
+        _section_page(
+            ctx,
+            "inicio",
+            "index.html",
+            "inicio.html",
+            home,
+            lambda: {"checagens": summaries(checks[:HOME_CHECKS]), "metodologia": ctx.metodologia},
+            _check_keys(checks[:HOME_CHECKS], ctx) + _page_keys(ctx.metodologia),
+        ),
+        _section_page(
+            ctx,
+            "projecao",
+            "projecao/index.html",
+            "secao.html",
+            [*home, ("Projeção", "/projecao/")],
+            dict,
+            [],
+        ),
+        _section_page(
+            ctx, "debates", "debates/index.html", "secao.html", [*home, ("Debates", "/debates/")], dict, []
+        ),
+        _section_page(
+            ctx,
+            "checagens",
+            "checagens/index.html",
+            "checagens.html",
+            [*home, ("Checagens", "/checagens/")],
+            lambda: {"checagens": summaries(checks)},
+            _check_keys(checks, ctx),
+        ),
+        _section_page(
+            ctx,
+            "metodologia",
+            "metodologia/index.html",
+            "metodologia.html",
+            [*home, ("Metodologia", "/metodologia/")],
+            lambda: {"paginas": ctx.metodologia},
+            _page_keys(ctx.metodologia),
+        ),
+    ]
+    artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
+    artifacts += [_check_page(ctx, check) for check in checks]
+    artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
+    artifacts.append(
+        Artifact(
+            FEED_PATH.lstrip("/"),
+            "feed.xml",
+            fingerprint(*_check_keys(checks, ctx)),
+            lambda: {"checagens": summaries(checks), "feed_url": FEED_PATH},
+            sitemap=False,
+        )
+    )
+    pages = [a.url for a in artifacts if a.sitemap]
+    artifacts.append(
+        Artifact("sitemap.xml", "sitemap.xml", fingerprint(*pages), lambda: {"urls": pages}, sitemap=False)
+    )
+    artifacts.append(Artifact("robots.txt", "robots.txt", fingerprint(), dict, sitemap=False))
+    return artifacts
+
+
+def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
+    trilha = [("Início", "/"), ("Metodologia", "/metodologia/"), (page.titulo, page.url)]
+    return Artifact(
+        page.url.lstrip("/") + "index.html",
+        "pagina.html",
+        fingerprint(page.fonte.sha256, *_page_keys(ctx.metodologia)),
+        lambda: {
+            "titulo": page.titulo,
+            "descricao": page.descricao,
+            "trilha": trilha,
+            "irmas": ctx.metodologia,
+            "jsonld": jsonld.webpage(ctx.config, page.url, page.titulo, page.descricao, trilha),
+        },
+        page.corpo_md,
+    )
+
+
+def _check_page(ctx: SiteContext, check: Checagem) -> Artifact:
+    summary_keys = _check_keys([check], ctx)
+    trilha = [("Início", "/"), ("Checagens", "/checagens/"), (check.afirmacao, check.url)]
+    descricao = f"{VEREDITOS[check.veredito].rotulo}: {check.afirmacao}"
+    return Artifact(
+        check.url.lstrip("/") + "index.html",
+        "checagem.html",
+        fingerprint(check.fonte.sha256, *summary_keys),
+        lambda: {
+            "titulo": check.afirmacao,
+            "descricao": descricao,
+            "trilha": trilha,
+            "checagem": _check_summary(check, ctx),
+            "jsonld": jsonld.webpage(ctx.config, check.url, check.afirmacao, descricao, trilha),
+        },
+        check.corpo_md,
+    )
+
+
+def _not_found(ctx: SiteContext) -> dict[str, Any]:
+    titulo = "Página não encontrada"
+    descricao = "O endereço procurado não existe neste site."
+    return {
+        "titulo": titulo,
+        "descricao": descricao,
+        "jsonld": jsonld.webpage(ctx.config, "/404.html", titulo, descricao, [("Início", "/")]),
+    }

@@ -1,0 +1,82 @@
+"""Jinja2 environment of the site: autoescape on, StrictUndefined, and the site's filters."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import jinja2
+from jinja2 import meta
+
+from site_builder.assets import Asset
+
+TEMPLATES_DIR = Path("templates")
+MESES = (
+    "janeiro", "fevereiro", "março", "abril", "maio", "junho",
+    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+)  # fmt: skip
+
+
+class MissingAssetError(LookupError):
+    """A template asked for a static file that does not exist."""
+
+
+def data_extenso(value: dt.datetime, fuso: str) -> str:
+    """'25 de outubro de 2026' in the site's time zone."""
+    local = value.astimezone(ZoneInfo(fuso))
+    return f"{local.day} de {MESES[local.month - 1]} de {local.year}"
+
+
+def make_environment(
+    root: Path, assets: dict[str, Asset], fuso: str, avisos: list[str]
+) -> jinja2.Environment:
+    """The environment every template renders in; `avisos` collects missing-asset warnings."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(root / TEMPLATES_DIR),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+
+    def asset(name: str) -> str:
+        found = assets.get(name)
+        if found is None:
+            avisos.append(f"arquivo estático inexistente: templates/static/{name}")
+            return f"/static/{name}"
+        return "/" + found.path
+
+    env.globals["asset"] = asset
+    env.filters["data_extenso"] = lambda value: data_extenso(value, fuso)
+    env.filters["iso"] = lambda value: value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
+    return env
+
+
+def template_closure_hash(env: jinja2.Environment, name: str, cache: dict[str, str]) -> str:
+    """Checksum of a template and of every template it extends, includes or imports."""
+    if name in cache:
+        return cache[name]
+    loader = env.loader
+    assert loader is not None
+    seen: set[str] = set()
+    pending = [name]
+    digest = hashlib.sha256()
+    while pending:
+        current = pending.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        source, _filename, _uptodate = loader.get_source(env, current)
+        digest.update(current.encode() + b"\0" + source.encode("utf-8") + b"\0")
+        pending.extend(t for t in meta.find_referenced_templates(env.parse(source)) if t is not None)
+    cache[name] = digest.hexdigest()
+    return cache[name]
+
+
+def render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> bytes:
+    """Render one template to UTF-8 bytes."""
+    return env.get_template(template).render(context).encode("utf-8")

@@ -1,0 +1,104 @@
+"""Transactional output writer: stage every changed file beside its target, then rename all.
+
+- A path can be written once per build (two pages slugging alike fail loudly).
+- A file whose bytes did not change is not touched (its mtime stays, a publish skips it).
+- Nothing replaces a file in the output folder until `commit`; `abort` (or a crash before
+  commit) leaves the previous output exactly as it was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from site_builder.errors import DuplicatePathError
+
+TEMP_PREFIX = ".eleicoes-tmp-"
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    """What the previous build recorded of an output file, to skip re-reading it."""
+
+    sha256: str
+    size: int
+
+
+@dataclass
+class StagedWriter:
+    """Writes a build's output into `root` all at once, or not at all."""
+
+    root: Path
+    known: dict[str, KnownFile] = field(default_factory=dict)
+    claimed: set[str] = field(default_factory=set)
+    staged: dict[str, Path] = field(default_factory=dict)
+    written: list[str] = field(default_factory=list)
+
+    def claim(self, rel: str) -> None:
+        """Reserve an output path; a second claim of the same path is an error."""
+        if rel in self.claimed:
+            raise DuplicatePathError(f"dois artefatos querem escrever o mesmo arquivo: {rel}")
+        self.claimed.add(rel)
+
+    def _unchanged(self, target: Path, rel: str, digest: str, size: int) -> bool:
+        try:
+            actual_size = target.stat().st_size
+        except FileNotFoundError:
+            return False
+        if actual_size != size:
+            return False
+        known = self.known.get(rel)
+        if known is not None and known.size == size:
+            return known.sha256 == digest
+        return hashlib.sha256(target.read_bytes()).hexdigest() == digest
+
+    def stage(self, rel: str, data: bytes) -> str:
+        """Stage `data` for a claimed `rel` unless the file already holds these bytes; return its SHA-256."""
+        digest = hashlib.sha256(data).hexdigest()
+        target = self.root / rel
+        if self._unchanged(target, rel, digest, len(data)):
+            return digest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{target.name}")
+        with temp.open("wb") as handle:
+            handle.write(data)
+        self.staged[rel] = temp
+        return digest
+
+    def commit(self, delete: list[str] | None = None) -> None:
+        """Move every staged file into place, then remove the outputs listed in `delete`."""
+        for rel, temp in sorted(self.staged.items()):
+            temp.replace(self.root / rel)
+            self.written.append(rel)
+        self.staged.clear()
+        for rel in delete or []:
+            (self.root / rel).unlink(missing_ok=True)
+
+    def abort(self) -> None:
+        """Remove every staged file; the output folder is as before the build."""
+        for temp in self.staged.values():
+            temp.unlink(missing_ok=True)
+        self.staged.clear()
+
+
+def remove_stale_temps(root: Path) -> None:
+    """Delete temporary files a killed build left behind (they would otherwise be published)."""
+    if not root.exists():
+        return
+    for dirpath, _dirs, files in os.walk(root):
+        for name in files:
+            if name.startswith(TEMP_PREFIX):
+                Path(dirpath, name).unlink(missing_ok=True)
+
+
+def write_atomic(path: Path, data: bytes) -> None:
+    """Write one file atomically (temp file in the same folder + rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f"{TEMP_PREFIX}{os.getpid()}-{path.name}")
+    try:
+        temp.write_bytes(data)
+        temp.replace(path)
+    finally:
+        temp.unlink(missing_ok=True)

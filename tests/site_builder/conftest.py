@@ -1,0 +1,41 @@
+"""Fixtures: a throw-away project (fixture content + the real templates) in a temporary folder."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` with its bytes, keyed by relative path."""
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()
+    }
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder with the fixture content and a copy of the real templates."""
+    root = tmp_path / "projeto"
+    shutil.copytree(FIXTURE_CONTENT, root / "content")
+    shutil.copytree(REPO / "templates", root / "templates")
+    return root
+
+
+@pytest.fixture
+def edit(project: Path) -> Callable[[str, str, str], None]:
+    """Replace text in a project file (fails loudly if the text is not there)."""
+
+    def replace(rel: str, old: str, new: str) -> None:
+        path = project / rel
+        text = path.read_text(encoding="utf-8")
+        assert old in text, f"{old!r} not in {rel}"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    return replace

@@ -1,0 +1,220 @@
+"""The build spine: golden output, determinism, incremental rebuilds, atomicity, strict mode."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from site_builder import build as build_module
+from site_builder.build import build_site
+from site_builder.errors import BuildError, DuplicatePathError, StrictModeError
+from site_builder.manifest import MANIFEST_NAME
+from tests.site_builder.conftest import REPO, snapshot
+
+GOLDEN = REPO / "tests" / "golden" / "site_minimo"
+Edit = Callable[[str, str, str], None]
+
+
+def test_golden_output(project: Path, tmp_path: Path) -> None:
+    """The fixture site builds to the committed expected files (UPDATE_GOLDEN=1 rewrites them)."""
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    produced = {k: v for k, v in snapshot(out).items() if k != MANIFEST_NAME}
+    if os.environ.get("UPDATE_GOLDEN") == "1":
+        for rel, data in produced.items():
+            target = GOLDEN / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        for rel in set(snapshot(GOLDEN)) - set(produced):
+            (GOLDEN / rel).unlink()
+    expected = snapshot(GOLDEN)
+    assert sorted(produced) == sorted(expected)
+    for rel, data in expected.items():
+        assert produced[rel] == data, f"{rel} differs from the golden copy"
+
+
+def test_same_inputs_same_bytes(project: Path, tmp_path: Path) -> None:
+    first, second = tmp_path / "a", tmp_path / "b"
+    build_site(project, first)
+    build_site(project, second)
+    assert snapshot(first) == snapshot(second)
+
+
+def test_second_build_writes_nothing(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    mtimes = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()}
+    report = build_site(project, out)
+    assert report.renderizados == []
+    assert report.escritos == []
+    assert {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file()} == mtimes
+
+
+def test_body_change_renders_only_that_page(project: Path, tmp_path: Path, edit: Edit) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    edit("content/metodologia/segunda.md", "Uma lista:", "Uma lista nova:")
+    report = build_site(project, out)
+    assert report.renderizados == ["metodologia/segunda/index.html"]
+    assert report.escritos == ["metodologia/segunda/index.html"]
+    assert "Uma lista nova:" in (out / "metodologia/segunda/index.html").read_text(encoding="utf-8")
+
+
+def test_title_change_renders_pages_that_show_it(project: Path, tmp_path: Path, edit: Edit) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    edit("content/metodologia/segunda.md", 'titulo = "Segunda página"', 'titulo = "Segunda, renomeada"')
+    report = build_site(project, out)
+    assert sorted(report.renderizados) == [
+        "index.html",
+        "metodologia/index.html",
+        "metodologia/primeira/index.html",
+        "metodologia/segunda/index.html",
+    ]
+
+
+def test_template_change_renders_its_pages(project: Path, tmp_path: Path, edit: Edit) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    edit("templates/pagina.html", "Mais sobre o método", "Outras páginas do método")
+    report = build_site(project, out)
+    assert sorted(report.renderizados) == [
+        "metodologia/primeira/index.html",
+        "metodologia/segunda/index.html",
+    ]
+    edit("templates/base.html", "Pular para o conteúdo", "Ir para o conteúdo")
+    report = build_site(project, out)
+    html_pages = sorted(p.relative_to(out).as_posix() for p in out.rglob("*.html"))
+    assert sorted(report.renderizados) == html_pages  # every page, and not the feed, sitemap or robots.txt
+
+
+def test_fresh_checkout_with_new_mtimes_renders_nothing(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    for path in project.rglob("*"):
+        if path.is_file():
+            os.utime(path, (1, 1))
+    assert build_site(project, out).renderizados == []
+
+
+def test_removed_page_is_deleted(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    (project / "content/checagens/um.md").unlink()
+    report = build_site(project, out)
+    assert report.removidos == ["checagens/afirmacao-um/index.html"]
+    assert not (out / "checagens/afirmacao-um").exists()
+    assert "afirmacao-um" not in (out / "checagens/index.html").read_text(encoding="utf-8")
+
+
+def test_crash_mid_build_keeps_previous_output(
+    project: Path, tmp_path: Path, edit: Edit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    before = snapshot(out)
+    edit("templates/base.html", "Pular para o conteúdo", "Ir para o conteúdo")  # every page is dirty
+    real_render = build_module.render
+    calls = {"n": 0}
+
+    def render_then_crash(*args: object, **kwargs: object) -> bytes:
+        calls["n"] += 1
+        if calls["n"] == 5:
+            raise RuntimeError("falha simulada no meio do build")
+        return real_render(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "render", render_then_crash)
+    with pytest.raises(RuntimeError, match="falha simulada"):
+        build_site(project, out)
+    assert calls["n"] == 5
+    assert snapshot(out) == before  # same files, same bytes, no temporary file left
+
+
+def test_killed_build_leftovers_are_removed(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    leftover = out / "metodologia" / ".eleicoes-tmp-999-index.html"
+    leftover.write_text("meia página", encoding="utf-8")
+    build_site(project, out)
+    assert not leftover.exists()
+
+
+def test_strict_fails_on_broken_internal_link(project: Path, tmp_path: Path, edit: Edit) -> None:
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    before = snapshot(out)
+    edit("content/metodologia/primeira.md", "(/metodologia/segunda/)", "(/metodologia/nao-existe/)")
+    with pytest.raises(StrictModeError, match=r"link interno quebrado.*/metodologia/nao-existe/"):
+        build_site(project, out, strict=True)
+    assert snapshot(out) == before
+    report = build_site(project, out)  # without --strict it is only a warning
+    assert any("nao-existe" in warning for warning in report.avisos)
+
+
+def test_broken_link_in_unchanged_page_is_still_reported(project: Path, tmp_path: Path) -> None:
+    """Deleting a page breaks links in pages that were not re-rendered; strict still sees it."""
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    (project / "content/metodologia/segunda.md").unlink()
+    with pytest.raises(StrictModeError, match=r"primeira/index\.html: /metodologia/segunda/"):
+        build_site(project, out, strict=True)
+
+
+def test_strict_fails_on_missing_asset(project: Path, tmp_path: Path, edit: Edit) -> None:
+    edit("templates/base.html", "asset('favicon.svg')", "asset('nao-existe.svg')")
+    with pytest.raises(StrictModeError, match=r"templates/static/nao-existe\.svg"):
+        build_site(project, tmp_path / "public", strict=True)
+
+
+def test_duplicate_output_path_fails(project: Path, tmp_path: Path) -> None:
+    text = (project / "content/checagens/um.md").read_text(encoding="utf-8")
+    (project / "content/checagens/dois.md").write_text(
+        text.replace('id = "t-1"', 'id = "t-9"'), encoding="utf-8"
+    )
+    with pytest.raises(DuplicatePathError, match=r"checagens/afirmacao-um/index\.html"):
+        build_site(project, tmp_path / "public")
+
+
+def test_bad_content_fails_with_file_name_and_keeps_output(project: Path, tmp_path: Path, edit: Edit) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    before = snapshot(out)
+    edit("content/checagens/um.md", 'veredito = "falso"', 'veredito = "mentira"')
+    edit("content/metodologia/primeira.md", "ordem = 1", "ordem = [")
+    with pytest.raises(BuildError) as caught:
+        build_site(project, out)
+    message = str(caught.value)
+    assert "content/checagens/um.md: veredito: 'mentira' não existe" in message
+    assert "content/metodologia/primeira.md: front matter inválido" in message
+    assert snapshot(out) == before
+
+
+def test_two_person_rule_at_build(project: Path, tmp_path: Path, edit: Edit) -> None:
+    edit("content/checagens/um.md", 'revisor = "editor-b"', 'revisor = "editor-a"')
+    report = build_site(project, tmp_path / "public")
+    assert not (tmp_path / "public/checagens/afirmacao-um").exists()
+    assert any("aprovação de outra pessoa" in warning for warning in report.avisos)
+
+
+def test_drafts_are_never_published(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    assert not (out / "checagens/rascunho").exists()
+    assert all(b"Um rascunho" not in data for data in snapshot(out).values())
+
+
+def test_parallel_and_serial_builds_agree(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for i in range(30):
+        (project / f"content/metodologia/extra-{i:02d}.md").write_text(
+            f'+++\ntitulo = "Extra {i}"\ndescricao = "Extra {i}."\nordem = {10 + i}\n+++\n\n*texto* {i}\n',
+            encoding="utf-8",
+        )
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_PAGES", 10)
+    build_site(project, tmp_path / "paralelo", workers=2)
+    build_site(project, tmp_path / "serial", workers=1)
+    assert snapshot(tmp_path / "paralelo") == snapshot(tmp_path / "serial")

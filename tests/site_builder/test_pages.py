@@ -1,0 +1,133 @@
+"""What readers get: valid feeds and sitemaps, accessible pages, the 404 page."""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build_site
+from site_builder.config import validate_config
+from tests.site_builder.conftest import REPO
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture
+def built(project: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    return out
+
+
+class _Outline(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def test_every_page_is_accessible_html(built: Path) -> None:
+    pages = sorted(built.rglob("*.html"))
+    assert pages
+    for page in pages:
+        parser = _Outline()
+        parser.feed(page.read_text(encoding="utf-8"))
+        tags = parser.tags
+        assert tags[0] == ("html", {"lang": "pt-BR"}), page
+        assert [t for t, _ in tags].count("h1") == 1, page
+        assert ("meta", {"name": "viewport", "content": "width=device-width, initial-scale=1"}) in tags
+        skip = [a for t, a in tags if t == "a" and a.get("class") == "pular"]
+        assert skip == [{"class": "pular", "href": "#conteudo"}], page
+        assert ("main", {"id": "conteudo", "class": "largura", "tabindex": "-1"}) in tags, page
+
+
+def test_feed_sitemap_robots(built: Path) -> None:
+    feed = ET.parse(built / "checagens/feed.xml").getroot()
+    entries = feed.findall(f"{ATOM}entry")
+    assert [e.findtext(f"{ATOM}id") for e in entries] == ["https://teste.example.org/checagens/afirmacao-um/"]
+    assert entries[0].findtext(f"{ATOM}title") == "Falso: Uma afirmação verificável."
+    assert feed.findtext(f"{ATOM}updated") == "2026-10-10T13:00:00Z"
+    urls = [
+        loc.text
+        for loc in ET.parse(built / "sitemap.xml")
+        .getroot()
+        .iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")
+    ]
+    assert "https://teste.example.org/" in urls
+    assert "https://teste.example.org/checagens/afirmacao-um/" in urls
+    assert not any("404" in (u or "") for u in urls)
+    assert "Sitemap: https://teste.example.org/sitemap.xml" in (built / "robots.txt").read_text(
+        encoding="utf-8"
+    )
+
+
+def test_not_found_page_links_work_from_any_depth(built: Path) -> None:
+    html = (built / "404.html").read_text(encoding="utf-8")
+    assert "Página não encontrada" in html
+    assert re.findall(r'href="([^"]+)"', html)
+    assert all(h.startswith(("/", "#", "https://", "mailto:")) for h in re.findall(r'href="([^"]+)"', html))
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """WCAG 2 contrast ratio of two #RRGGBB colours."""
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_declared_colour_pairs_meet_wcag_aa() -> None:
+    css = (REPO / "templates/static/estilo.css").read_text(encoding="utf-8")
+    colours = dict(re.findall(r"--([a-z-]+):\s*(#[0-9a-fA-F]{6})", css))
+    pairs = re.findall(r"contraste: ([a-z-]+) sobre ([a-z-]+)", css)
+    assert len(pairs) >= 10
+    for text, background in pairs:
+        ratio = contrast(colours[text], colours[background])
+        assert ratio >= 4.5, f"{text} sobre {background}: {ratio:.2f}"
+
+
+def test_contrast_formula_matches_wcag_reference() -> None:
+    assert contrast("#000000", "#ffffff") == pytest.approx(21.0)
+    assert contrast("#777777", "#ffffff") == pytest.approx(4.48, abs=0.01)
+
+
+VALID = {
+    "titulo": "t",
+    "descricao": "d",
+    "url_base": "https://x.org/",
+    "organizacao": "o",
+    "email_redacao": "e",
+}
+
+
+@pytest.mark.parametrize(
+    ("raw", "error"),
+    [
+        ({}, "falta a chave obrigatória 'titulo'"),
+        ({**VALID, "titulo": ""}, "'titulo' deve ser um texto não vazio"),
+        ({**VALID, "url_base": "x.org"}, "'url_base' deve ser um endereço http(s) absoluto"),
+        ({**VALID, "url_base": "https://x.org/?a=1"}, "sem ? nem #"),
+    ],
+)
+def test_config_errors(raw: dict[str, str], error: str) -> None:
+    config, errors, _warnings = validate_config(raw)
+    assert config is None
+    assert any(error in e for e in errors)
+
+
+def test_config_unknown_key_is_a_warning() -> None:
+    raw = VALID
+    config, errors, warnings = validate_config({**raw, "tema": "escuro"})
+    assert config is not None and config.url_base == "https://x.org"
+    assert errors == []
+    assert warnings == ["site.toml: chave desconhecida 'tema' (ignorada)"]

@@ -1,0 +1,501 @@
+"""Checks on the public methodology pages in content/metodologia/.
+
+The seeds in shared/seeds are the published method; every rule, weight, threshold, table and
+verdict in them must reach the pages, written in new words (no seed sentence copied).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+import unicodedata
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES_DIR = ROOT / "content" / "metodologia"
+SEED_NAMES = ("metodologia-projecao.txt", "metodologia-debates-e-checagens.txt")
+MIN_WORDS = 12
+INTERNAL_PREFIXES = ("/metodologia/", "/projecao/", "/debates/", "/checagens/")
+
+PAGE_FILES = (
+    "projecao.md",
+    "debates.md",
+    "checagens.md",
+    "vereditos.md",
+    "correcoes-e-imparcialidade.md",
+    "historico-do-metodo.md",
+)
+
+
+@dataclass(frozen=True)
+class Page:
+    name: str
+    meta: dict[str, Any]
+    body: str
+
+
+def _seeds_dir() -> Path | None:
+    candidates = [
+        Path(os.environ["ELEICOES_SEEDS_DIR"]) if "ELEICOES_SEEDS_DIR" in os.environ else None,
+        ROOT / "shared" / "seeds",
+        ROOT.parent / "shared" / "seeds",
+        Path("/work/shared/seeds"),
+    ]
+    for candidate in candidates:
+        if candidate is not None and all((candidate / name).is_file() for name in SEED_NAMES):
+            return candidate
+    return None
+
+
+def _parse(path: Path) -> Page:
+    text = path.read_text(encoding="utf-8")
+    match = re.match(r"\A\+\+\+\n(.*?)\n\+\+\+\n(.*)\Z", text, flags=re.DOTALL)
+    assert match is not None, f"{path.name}: front matter must be delimited by '+++' lines"
+    meta = tomllib.loads(match.group(1))
+    return Page(name=path.name, meta=meta, body=match.group(2))
+
+
+def _page(name: str) -> Page:
+    return _parse(PAGES_DIR / name)
+
+
+def _all_pages() -> list[Page]:
+    return [_parse(path) for path in sorted(PAGES_DIR.glob("*.md"))]
+
+
+def _words(text: str) -> list[str]:
+    """Lower-cased word tokens, ignoring punctuation and Markdown markup."""
+    normalized = unicodedata.normalize("NFC", text).lower()
+    return re.findall(r"\w+", normalized)
+
+
+def _seed_sentences(text: str) -> list[str]:
+    return [part for part in re.split(r"[.!?\n]+", text) if part.strip()]
+
+
+def _prose_length(words: list[str]) -> int:
+    """Words that carry letters; table rows of figures are data to carry over, not prose."""
+    return sum(1 for word in words if re.search(r"[^\W\d_]", word))
+
+
+# ---------------------------------------------------------------- structure
+
+
+def test_all_expected_pages_exist() -> None:
+    present = {path.name for path in PAGES_DIR.glob("*.md")}
+    missing = set(PAGE_FILES) - present
+    assert not missing, f"missing methodology pages: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_front_matter(name: str) -> None:
+    page = _page(name)
+    assert set(page.meta) == {"titulo", "descricao", "ordem"}
+    titulo = page.meta["titulo"]
+    descricao = page.meta["descricao"]
+    ordem = page.meta["ordem"]
+    assert isinstance(titulo, str)
+    assert titulo.strip()
+    assert isinstance(descricao, str)
+    assert descricao.strip()
+    assert "\n" not in descricao
+    # one sentence: a single final full stop, no inner sentence break
+    assert re.search(r"[.!?]\s+[A-ZÀ-Ú]", descricao) is None, descricao
+    assert isinstance(ordem, int)
+    assert not isinstance(ordem, bool)
+    assert ordem >= 1
+
+
+def test_ordem_is_unique() -> None:
+    orders = [page.meta["ordem"] for page in _all_pages()]
+    assert len(orders) == len(set(orders))
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_no_html_and_no_h1(name: str) -> None:
+    body = _page(name).body
+    assert re.search(r"<[A-Za-z!/]", body) is None, "raw HTML is escaped; do not use it"
+    in_fence = False
+    for line in body.splitlines():
+        if line.startswith("```"):
+            in_fence = not in_fence
+            continue
+        if not in_fence:
+            assert not re.match(r"#\s", line), f"single '#' heading: {line!r}"
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_links_are_internal_and_well_formed(name: str) -> None:
+    body = _page(name).body
+    slugs = {f"/metodologia/{path.stem}/" for path in PAGES_DIR.glob("*.md")}
+    for target in re.findall(r"\]\(([^)]*)\)", body):
+        assert target.startswith(INTERNAL_PREFIXES), f"unexpected link target {target!r}"
+        assert target.endswith("/"), target
+        if target.startswith("/metodologia/"):
+            assert target in slugs, f"link to a page that does not exist: {target}"
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_tables_are_rectangular(name: str) -> None:
+    rows: list[int] = []
+    for line in [*_page(name).body.splitlines(), ""]:
+        if line.startswith("|"):
+            rows.append(line.strip().strip("|").count("|") + 1)
+        elif rows:
+            assert len(set(rows)) == 1, f"table with uneven columns: {rows}"
+            rows = []
+
+
+# ---------------------------------------------------------------- content
+
+EXPECTED: dict[str, tuple[str, ...]] = {
+    "projecao.md": (
+        # independence and sources
+        "não é o resultado oficial",
+        "independente",
+        "Pesquisas eleitorais",
+        "boca de urna",
+        "`model/`",
+        # strata
+        "27 unidades da federação",
+        "exterior",
+        "| 28 |",
+        "| 22 |",
+        "| 62 |",
+        "| 78 |",
+        "| 167 |",
+        "| 139 |",
+        "| 19 |",
+        "zonas eleitorais",
+        # steps
+        "eleitores ainda não totalizados × (votos válidos ÷ eleitores já totalizados na mesma parte)",
+        "brancos e nulos",
+        "1º turno de 2026",
+        "swing",
+        "logit",
+        "A + B = 100%",
+        "Passo 4b",
+        "deriva das urnas tardias",
+        "a cada 5 pontos",
+        "interpolada",
+        "de 1,3 para 0,2 ponto",
+        "entre 20% e 60%",
+        "`sem_correcao`",
+        "`correcao_pp`",
+        "duas vezes a faixa",
+        '"Tendência"',
+        '"indefinido"',
+        '"Definido matematicamente"',
+        "2,7 pontos",
+        "0,8 ponto",
+        "capital e o interior",
+        # what it does not do
+        "chance de vitória",
+        "duas vezes mais ampla",
+        "5.700 arquivos",
+        "transferência de votos",
+        "Não anuncia quem ganhou",
+        # band table
+        "| 10-20% | ±0,75 | 0,38 | não publica | não publica | não publica |",
+        "| 20-30% | ±0,75 | 0,38 | ±1,7 | ±0,4 | ±8,6 |",
+        "| 30-50% | de ±0,75 a ±0,70 | de 0,38 a 0,35 | de ±1,6 a ±1,4 | ±0,3 | de ±7,0 a ±5,5 |",
+        "| 50-70% | de ±0,60 a ±0,51 | de 0,30 a 0,26 | de ±1,2 a ±0,95 | de ±0,3 a ±0,2 | de ±4,7 a ±4,3 |",
+        "| 70-90% | de ±0,43 a ±0,37 | de 0,22 a 0,18 | de ±0,65 a ±0,4 | ±0,2 | de ±3,6 a ±2,5 |",
+        "| 90-98% | de ±0,21 a ±0,09 | de 0,11 a 0,05 | de ±0,25 a ±0,15 | ±0,1 | de ±1,4 a ±0,85 |",
+        "| acima de 98% | de ±0,06 a ±0,05 | 0,05 | de ±0,07 a ±0,05 | ±0,06 | de ±0,4 a ±0,1 |",
+        "modo degradado",
+        "`docs/BACKTEST.md`",
+        "`docs/REVISAO-ESTATISTICA-V3.md`",
+        "75% do próprio tamanho da correção",
+        "entre 80% e 104%",
+        "entre 25% e 175%",
+        "69%",
+        "±2,3",
+        "±1,4 ponto com 50-60%",
+        "`presidente_sem_correcao`",
+        "`erro_medio_esperado.projecao`",
+        "`erro_medio_esperado.parcial`",
+        "metade da faixa",
+        "errou em média, nos testes, ±X ponto",
+        "4,4 pontos com 10-20%",
+        "90% dos instantes",
+        "38 disputas",
+        "12 disputas reais de 2º turno",
+        "26 simulações",
+        "6 disputas de governador",
+        "81% (AM) a 100%",
+        "25/10",
+        "congelada",
+        # confidence labels
+        "| menos de 25% (< 25%) | baixa |",
+        "| de 25% a 70% (25-70%) | média |",
+        "| mais de 70% (> 70%) | alta |",
+        # publication criteria
+        "`criterios_nao_atendidos`",
+        "totalizado ≤ eleitorado",
+        "| ≥ 10% | ≥ 20% |",
+        "| ≥ 50% das 28 | ≥ 50% dos municípios/zonas |",
+        "| 0% | ≤ 2% |",
+        "| ≤ 5% | ≤ 5% |",
+        "leitura preservada",
+        "100% das seções",
+        "≤ 5 min do arquivo mais antigo ao mais recente",
+        "≤ 5 min entre o arquivo da UF e cada município/zona",
+        "≤ 5 min (vale o mais antigo entre os arquivos das UFs)",
+        "≤ 5 min (vale o arquivo da UF)",
+        # sources and audit
+        "https://resultados.tse.jus.br/oficial/ele2026/6258/dados/{uf}/{uf}-c0001-e006258-u.json",
+        "https://resultados.tse.jus.br/oficial/ele2026/6260/dados/{uf}/{uf}{municipio}-c0003-e006260-u.json",
+        "https://resultados.tse.jus.br/oficial/ele2026/6260/dados/df/df97012-z{zona}-c0003-e006260-u.json",
+        "6257 e 6259",
+        "`model/baselines/`",
+        "cdn.tse.jus.br/estatistica/sead/eleicoes/eleicoes2022/buweb/",
+        "`modelo.versao`",
+        "`modelo.calibracao`",
+        "`forecast`",
+        "`criterios`",
+        "`estratos`",
+        "`model/index.mjs`",
+        "3.1.0",
+        "bt2022h26-v31-2026-10-24",
+        "25/10/2026",
+        "`model/calibracao.mjs`",
+        "09472377c7a0d3cc5abd2c6058f35b6a03ab45e2419c618007c4c446209b2593",
+        "SHA-256",
+    ),
+    "debates.md": (
+        "produzidas por inteligência artificial e podem ter erros",
+        "fontes",
+        "candidato, mediador, jornalista ou eleitor",
+        "nunca recebe nota",
+        "1 ou 2 minutos",
+        "respostas diretas, substância, clareza e respeito",
+        "números, datas, comparações e fatos",
+        "de 0 a 100",
+        "seis métricas",
+        "pesos das demais são recalculados",
+        "| Veracidade | 35 |",
+        "| Respostas diretas | 30 |",
+        "| Substância | 10 |",
+        "| Propostas | 10 |",
+        "| Clareza | 10 |",
+        "| Respeito | 5 |",
+        "entre 5 s e 180 s",
+        "20 s fictícios com nota 50",
+        "20 segundos fictícios valendo 50 (100 no caso do respeito)",
+        "w = min(max(duração, 5), 180)",
+        "s = 100 × (partes respondidas ÷ partes da pergunta) × (1 − evasão ÷ 10)",
+        "(Σ w·s + 20 × 50) ÷ (Σ w + 20)",
+        "s = 10 × nota",
+        "(Σ w·s + 20 × 100) ÷ (Σ w + 20)",
+        "100 × (Σ c·k·v + 3 × 0,5) ÷ (Σ c·k + 3)",
+        "35 × n ÷ (n + 3)",
+        "| Verdadeiro | 1 | 1 checagem |",
+        "| Impreciso | 0,75 | 1 checagem |",
+        "| Enganoso | 0 | 1,5 checagem |",
+        "| Falso | 0 | 2 checagens |",
+        "| alta | 1 |",
+        "| baixa | 0,5 |",
+        "3 checagens fictícias com nota 50",
+        "aparece com 50",
+        "25 pontos por item",
+        "(Σ notas das propostas + 2 × 50) ÷ (m + 2)",
+        "10 × m ÷ (m + 2)",
+        "sem punição",
+        "Σ (peso × métrica) ÷ Σ peso",
+        "pelo menos 3 turnos avaliados",
+        "3 pontos",
+        "diferença < max(3, 10/√n)",
+        "não conta para a nota",
+        "réplicas e tréplicas",
+        "candidato, o senhor tem 2 minutos",
+        "provocação feita pelo adversário",
+        "direito de resposta",
+        "considerações finais",
+        "segurança e sobre maioridade penal",
+        "| 0 a 2 |",
+        "| 3 a 5 |",
+        "| 6 a 8 |",
+        "| 9 e 10 |",
+        "contra-ataque",
+        "adiamento",
+        "troca de tema",
+        "generalidade",
+        '"vou cuidar da saúde"',
+        '| O quê | "prontuário único no SUS" | "vou cuidar da saúde" |',
+        '| Quanto ou meta | "meio milhão de vagas" | "mais vagas" |',
+        '| Como (ou de onde vem o dinheiro) | "usando o espaço de R$ 200 bi" | "tem dinheiro" |',
+        '| Prazo | "até 2028" | sem prazo |',
+        "2 propostas fictícias de nota 50",
+        "disfarçado de proposta",
+        "Afirmações compostas",
+        "leva a veredito impreciso",
+        '"sem dados"',
+        "vereditos contraditórios",
+        "Falso ou enganoso que não tenha fonte",
+        'selo "revisado"',
+        "remete à checagem original",
+        "vale a versão deixada por ele",
+        "contado de novo a cada repetição",
+        "baixa confiança pesa menos",
+    ),
+    "checagens.md": (
+        "decide e aprova cada checagem publicada",
+        "Captura",
+        "cópia arquivada",
+        "transcrição do vídeo",
+        "edite ou apague",
+        "Extração e triagem",
+        "checabilidade",
+        "dano potencial",
+        "Memória de checagens",
+        "mais uma ocorrência",
+        "rascunho",
+        "nunca vai ao ar sozinho",
+        "duas etapas",
+        "sempre outra pessoa",
+        "Cada etapa fica registrada",
+        "ClaimReview",
+        "schema.org",
+        "| Checabilidade |",
+        "| Alcance |",
+        "| Dano potencial |",
+        "saúde, à segurança ou ao processo eleitoral",
+        "opiniões, promessas nem previsões",
+        "quem decide o que sai é a redação",
+    ),
+    "vereditos.md": (
+        "| Verdadeiro |",
+        "| 5 de 5 |",
+        "| Impreciso |",
+        "| 4 de 5 |",
+        "| Enganoso |",
+        "| 2 de 5 |",
+        "| Falso |",
+        "| 1 de 5 |",
+        "| Sem dados |",
+        "| 3 de 5 |",
+        "Sem dados suficientes",
+        "ponto do meio",
+        "de 1 a 5",
+        "ClaimReview",
+        "0,75",
+        "1,5 checagem",
+        "2 checagens",
+    ),
+    "correcoes-e-imparcialidade.md": (
+        "Política de correções",
+        "correção pública",
+        "data e explicação",
+        "última atualização",
+        "recalculada imediatamente",
+        "contestação",
+        "acompanhada de fonte",
+        "mesmos critérios, pela mesma rubrica e com os mesmos pesos",
+        "As cores servem apenas para identificar",
+        "mesma triagem, pela mesma escala de vereditos e pelo mesmo processo de revisão",
+        "não é placar nem nota",
+        "alcance e pelo dano potencial",
+        "Compromisso com as fontes",
+        "sempre públicas",
+        "em vez de arriscar um veredito",
+    ),
+    "historico-do-metodo.md": (
+        "v1",
+        "Band",
+        "18 de outubro de 2026",
+        "pedaço de fala",
+        "cinco métricas",
+        "| Veracidade | 40 | 35 |",
+        "| Respostas diretas | 25 | 30 |",
+        "| Substância | 20 | 10 |",
+        "| Clareza | 10 | 10 |",
+        "| Respeito | 5 | 5 |",
+        "| Propostas | não existia | 10 |",
+        "não eram revisadas",
+        "duas leituras",
+        "Uma nota para a resposta inteira",
+        "A pergunta certa",
+        "candidato, o senhor tem 2 minutos",
+        "considerações finais",
+        "| 0 a 2 |",
+        "| 3 a 5 |",
+        "| 6 a 8 |",
+        "| 9 e 10 |",
+        "contra-ataque, adiamento, troca de tema ou generalidade",
+        "de 0 a 4",
+        "o quê, quanto ou meta, como (ou de onde vem o dinheiro) e prazo",
+        "sem número e sem prazo",
+        "afirmações irmãs",
+        '"sem dados"',
+        'selo "revisado"',
+    ),
+}
+
+EXPECTED_CASES = [(name, text) for name, texts in EXPECTED.items() for text in texts]
+
+
+def test_expected_covers_every_page() -> None:
+    assert set(EXPECTED) == set(PAGE_FILES)
+
+
+@pytest.mark.parametrize(("name", "expected"), EXPECTED_CASES)
+def test_page_carries_seed_fact(name: str, expected: str) -> None:
+    assert expected in _page(name).body, f"{name} must say {expected!r}"
+
+
+def test_projection_disclaimer_is_near_the_top() -> None:
+    body = _page("projecao.md").body
+    assert body.index("não é o resultado oficial") < 400
+
+
+def test_debate_ai_warning_is_near_the_top() -> None:
+    body = _page("debates.md").body
+    assert body.index("inteligência artificial e podem ter erros") < 400
+
+
+@pytest.mark.parametrize("name", PAGE_FILES)
+def test_decimal_commas(name: str) -> None:
+    """Numbers use decimal commas; dots only inside code, versions, paths and thousands."""
+    body = _page(name).body
+    prose = re.sub(r"```.*?```", "", body, flags=re.DOTALL)
+    prose = re.sub(r"`[^`]*`", "", prose)
+    prose = prose.replace("3.1.0", "").replace("5.700", "")
+    assert re.search(r"\d\.\d", prose) is None
+
+
+# ---------------------------------------------------------------- no copied sentence
+
+
+def test_no_seed_sentence_copied() -> None:
+    seeds_dir = _seeds_dir()
+    if seeds_dir is None:
+        pytest.skip("seed files not available in this checkout")
+    pages_words = " ".join(" ".join(_words(page.body)) for page in _all_pages())
+    pages_text = f" {pages_words} "
+    copied: list[str] = []
+    for seed_name in SEED_NAMES:
+        seed_text = (seeds_dir / seed_name).read_text(encoding="utf-8")
+        for sentence in _seed_sentences(seed_text):
+            words = _words(sentence)
+            if _prose_length(words) >= MIN_WORDS and f" {' '.join(words)} " in pages_text:
+                copied.append(" ".join(words))
+    assert not copied, "seed sentences copied verbatim:\n" + "\n".join(copied)
+
+
+def test_sentence_splitter_finds_long_seed_sentences() -> None:
+    seeds_dir = _seeds_dir()
+    if seeds_dir is None:
+        pytest.skip("seed files not available in this checkout")
+    long_sentences = [
+        sentence
+        for name in SEED_NAMES
+        for sentence in _seed_sentences((seeds_dir / name).read_text(encoding="utf-8"))
+        if _prose_length(_words(sentence)) >= MIN_WORDS
+    ]
+    assert len(long_sentences) > 100
