@@ -23,11 +23,12 @@ from site_builder.assets import collect_assets
 from site_builder.collect import collect, fingerprint
 from site_builder.config import load_config
 from site_builder.errors import BuildError, StrictModeError
+from site_builder.frontmatter import read_body
 from site_builder.links import broken_links, internal_links
-from site_builder.manifest import OutputRecord, load_manifest, save_manifest
 from site_builder.pages import NAV, Artifact, plan
 from site_builder.render import make_environment, render, template_closure_hash
-from site_builder.writer import KnownFile, StagedWriter, remove_stale_temps
+from site_builder.state import BuildState, OutputRecord
+from site_builder.writer import KnownFile, StagedWriter, remove_staging
 
 PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
 CODE_FILES = ("site_builder", "jobs/vereditos.py")
@@ -64,6 +65,12 @@ def _code_hash(root: Path) -> str:
     return digest.hexdigest()
 
 
+def state_path(root: Path, out: Path) -> Path:
+    """Where the incremental state of builds into `out` lives (outside `out`: never published)."""
+    name = hashlib.sha256(str(out.resolve()).encode("utf-8")).hexdigest()[:16]
+    return root / ".cache" / "eleicoes-build" / name
+
+
 def _convert_markdown(texts: list[str], workers: int) -> list[str]:
     if workers <= 1 or len(texts) < PARALLEL_MIN_PAGES:
         return markdown_render.convert_many(texts)
@@ -86,28 +93,30 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
     report = BuildReport()
     config, config_warnings = load_config(root)
     report.avisos += config_warnings
-    ctx = collect(root, config)
+    code = _code_hash(root)
+    state = BuildState.load(state_path(root, out), code)
+    ctx = collect(root, config, state)
     report.avisos += ctx.avisos
     assets = collect_assets(root)
     env = make_environment(root, assets, config.fuso_horario, report.avisos)
     env.globals.update(site=config, nav=NAV)
     site_wide = fingerprint(
-        _code_hash(root),
+        code,
         repr(dataclasses.astuple(config)),
         repr(NAV),
         *(a.path for a in assets.values()),
     )
     artifacts = plan(ctx)
-    previous = load_manifest(out)
+    previous = state.outputs
     out.mkdir(parents=True, exist_ok=True)
-    remove_stale_temps(out)
+    remove_staging(out)
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
     records: dict[str, OutputRecord] = {}
     try:
         for asset in assets.values():
             writer.claim(asset.path)
             digest = writer.stage(asset.path, asset.data)
-            records[asset.path] = OutputRecord(digest, digest, len(asset.data), [])
+            records[asset.path] = OutputRecord(digest, digest, len(asset.data), ())
         closures: dict[str, str] = {}
         dirty: list[tuple[Artifact, str]] = []
         for artifact in artifacts:
@@ -116,18 +125,13 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
                 site_wide, template_closure_hash(env, artifact.template, closures), artifact.fingerprint
             )
             old = previous.get(artifact.path)
-            target = out / artifact.path
-            if (
-                old is not None
-                and old.entradas == key
-                and target.is_file()
-                and target.stat().st_size == old.tamanho
-            ):
+            if old is not None and old.entradas == key and _size(out, artifact.path) == old.tamanho:
                 records[artifact.path] = old
             else:
                 dirty.append((artifact, key))
         bodies = _convert_markdown(
-            [a.markdown for a, _ in dirty if a.markdown is not None], workers or _default_workers()
+            [read_body(root / a.markdown.caminho) for a, _ in dirty if a.markdown is not None],
+            workers or _default_workers(),
         )
         body_iter = iter(bodies)
         for artifact, key in dirty:
@@ -136,7 +140,7 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
                 context["corpo_html"] = Markup(next(body_iter))  # noqa: S704 - produced by the safe renderer
             data = render(env, artifact.template, context)
             digest = writer.stage(artifact.path, data)
-            links = internal_links(data.decode("utf-8")) if artifact.path.endswith((".html", ".xml")) else []
+            links = internal_links(data.decode("utf-8")) if artifact.path.endswith((".html", ".xml")) else ()
             records[artifact.path] = OutputRecord(key, digest, len(data), links)
             report.renderizados.append(artifact.path)
         report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
@@ -150,12 +154,19 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
         writer.abort()
         raise
     _remove_empty_dirs(out, stale)
-    save_manifest(out, records)
+    state.save({f.caminho for f in ctx.fontes}, records)
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale
     report.segundos = time.perf_counter() - started
     return report
+
+
+def _size(out: Path, rel: str) -> int:
+    try:
+        return os.stat(os.path.join(out, rel)).st_size  # noqa: PTH116, PTH118 - hot loop, pathlib is slower
+    except FileNotFoundError:
+        return -1
 
 
 def _remove_empty_dirs(out: Path, removed: list[str]) -> None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import os
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,8 +20,9 @@ from zoneinfo import ZoneInfo
 from jobs.vereditos import VEREDITOS
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, ContentError
-from site_builder.frontmatter import split_front_matter
+from site_builder.frontmatter import parse_front_matter
 from site_builder.records import Candidato, Checagem, Fonte, Pagina, SiteContext
+from site_builder.state import BuildState
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
@@ -30,32 +33,34 @@ CHECK_STATUSES = ("rascunho", "em_revisao", "publicada")
 class _Reader:
     root: Path
     config: SiteConfig
+    cache: BuildState
     fontes: list[Fonte] = field(default_factory=list)
     erros: list[str] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
 
-    def read(self, path: Path) -> tuple[str, Fonte] | None:
-        rel = path.relative_to(self.root).as_posix()
-        data = path.read_bytes()
-        fonte = Fonte(rel, hashlib.sha256(data).hexdigest())
+    def parse(self, path: str, parser: Callable[[str, str], Any]) -> tuple[Any, Fonte] | None:
+        """Read and parse one source (or take both from the cache); None after recording an error."""
+        rel = path  # relative to the root, POSIX separators; strings, as pathlib is slow over 10,000 files
+        full = f"{self.root}/{rel}"  # plain strings: pathlib costs add up over 10,000 files
+        digest, data, cached = self.cache.read(full, rel)
+        fonte = Fonte(rel, digest)
         self.fontes.append(fonte)
+        if cached is not None:
+            return cached.parsed, fonte
+        assert data is not None
         try:
-            return data.decode("utf-8"), fonte
+            parsed = parser(data.decode("utf-8"), rel)
         except UnicodeDecodeError:
             self.erros.append(f"{rel}: o arquivo não está em UTF-8")
             return None
-
-    def markdown(self, path: Path) -> tuple[dict[str, Any], str, Fonte] | None:
-        read = self.read(path)
-        if read is None:
-            return None
-        text, fonte = read
-        try:
-            meta, body = split_front_matter(text, fonte.caminho)
         except ContentError as exc:
             self.erros.append(str(exc))
             return None
-        return meta, body, fonte
+        self.cache.store(full, rel, digest, parsed)
+        return parsed, fonte
+
+    def markdown(self, path: str) -> tuple[dict[str, Any], Fonte] | None:
+        return self.parse(path, parse_front_matter)
 
     def text_field(self, meta: dict[str, Any], key: str, fonte: Fonte, default: str | None = None) -> str:
         value = meta.get(key, default)
@@ -65,16 +70,20 @@ class _Reader:
         return value.strip()
 
 
+def _stem(rel: str) -> str:
+    return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+
+
 def _sha256_of(parts: list[str]) -> str:
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
 
 
-def _pagina(reader: _Reader, path: Path, secao: str) -> Pagina | None:
+def _pagina(reader: _Reader, path: str, secao: str) -> Pagina | None:
     parsed = reader.markdown(path)
     if parsed is None:
         return None
-    meta, body, fonte = parsed
-    slug = path.stem
+    meta, fonte = parsed
+    slug = _stem(path)
     if not SLUG.match(slug):
         reader.erros.append(f"{fonte.caminho}: nome de arquivo inválido para endereço (use a-z, 0-9 e '-')")
     ordem = meta.get("ordem", 100)
@@ -87,7 +96,6 @@ def _pagina(reader: _Reader, path: Path, secao: str) -> Pagina | None:
         titulo=reader.text_field(meta, "titulo", fonte),
         descricao=reader.text_field(meta, "descricao", fonte),
         ordem=ordem,
-        corpo_md=body,
         fonte=fonte,
     )
 
@@ -101,21 +109,23 @@ def _as_datetime(value: object, tz: ZoneInfo) -> dt.datetime | None:
     return None
 
 
-def _candidato(reader: _Reader, path: Path) -> Candidato | None:
-    read = reader.read(path)
-    if read is None:
-        return None
-    text, fonte = read
+def _parse_toml(text: str, path: str) -> dict[str, Any]:
     try:
-        meta = tomllib.loads(text)
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        reader.erros.append(f"{fonte.caminho}: TOML inválido: {exc}")
+        raise ContentError(path, f"TOML inválido: {exc}") from exc
+
+
+def _candidato(reader: _Reader, path: str) -> Candidato | None:
+    parsed = reader.parse(path, _parse_toml)
+    if parsed is None:
         return None
+    meta, fonte = parsed
     cor = reader.text_field(meta, "cor", fonte)
     if cor and not re.fullmatch(r"#[0-9a-fA-F]{6}", cor):
         reader.erros.append(f"{fonte.caminho}: cor: use o formato #RRGGBB")
     return Candidato(
-        id=path.stem,
+        id=_stem(path),
         nome=reader.text_field(meta, "nome", fonte),
         partido=reader.text_field(meta, "partido", fonte),
         cor=cor,
@@ -124,13 +134,13 @@ def _candidato(reader: _Reader, path: Path) -> Candidato | None:
     )
 
 
-def _checagem(reader: _Reader, path: Path, candidatos: dict[str, Candidato]) -> Checagem | None:
+def _checagem(reader: _Reader, path: str, candidatos: dict[str, Candidato]) -> Checagem | None:
     parsed = reader.markdown(path)
     if parsed is None:
         return None
-    meta, body, fonte = parsed
+    meta, fonte = parsed
     where = fonte.caminho
-    slug = reader.text_field(meta, "slug", fonte, default=path.stem)
+    slug = reader.text_field(meta, "slug", fonte, default=_stem(path))
     if slug and not SLUG.match(slug):
         reader.erros.append(f"{where}: slug: use apenas a-z, 0-9 e '-'")
     veredito = reader.text_field(meta, "veredito", fonte)
@@ -156,7 +166,6 @@ def _checagem(reader: _Reader, path: Path, candidatos: dict[str, Candidato]) -> 
         revisor=str(meta.get("revisor", "")).strip(),
         publicado_em=publicado_em or dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
         demonstracao=bool(meta.get("demonstracao", False)),
-        corpo_md=body,
         fonte=fonte,
     )
 
@@ -174,14 +183,22 @@ def _publishable(reader: _Reader, check: Checagem) -> bool:
     return True
 
 
-def collect(root: Path, config: SiteConfig) -> SiteContext:
+def _files(root: Path, folder: str, suffix: str) -> list[str]:
+    """Files of one content folder as paths relative to `root`, sorted by name."""
+    try:
+        names = sorted(os.listdir(root / folder))  # noqa: PTH208 - names, not Path objects, for speed
+    except FileNotFoundError:
+        return []
+    return [f"{folder}/{name}" for name in names if name.endswith(suffix)]
+
+
+def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     """Read every content file under `root`; raise BuildError listing all problems found."""
-    reader = _Reader(root, config)
-    content = root / "content"
+    reader = _Reader(root, config, cache)
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
-        path = content / "secoes" / f"{name}.md"
-        if not path.exists():
+        path = f"content/secoes/{name}.md"
+        if not (root / path).exists():
             reader.erros.append(f"content/secoes/{name}.md: arquivo obrigatório ausente")
             continue
         page = _pagina(reader, path, "secoes")
@@ -189,18 +206,18 @@ def collect(root: Path, config: SiteConfig) -> SiteContext:
             secoes[name] = page
     metodologia = [
         page
-        for path in sorted((content / "metodologia").glob("*.md"))
+        for path in _files(root, "content/metodologia", ".md")
         if (page := _pagina(reader, path, "metodologia")) is not None
     ]
     metodologia.sort(key=lambda p: (p.ordem, p.slug))
     candidatos = {
         c.id: c
-        for path in sorted((content / "candidatos").glob("*.toml"))
+        for path in _files(root, "content/candidatos", ".toml")
         if (c := _candidato(reader, path)) is not None
     }
     checagens = [
         check
-        for path in sorted((content / "checagens").glob("*.md"))
+        for path in _files(root, "content/checagens", ".md")
         if (check := _checagem(reader, path, candidatos)) is not None
     ]
     if reader.erros:

@@ -8,9 +8,11 @@ from urllib.parse import unquote, urlsplit
 _LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
 
 
-def internal_links(html: str) -> list[str]:
+def internal_links(html: str) -> tuple[str, ...]:
     """Root-relative paths linked from a page (query and fragment dropped), sorted, unique."""
-    return sorted({unquote(m.group(1)) for m in _LINK.finditer(html) if not m.group(1).startswith("//")})
+    return tuple(
+        sorted({unquote(m.group(1)) for m in _LINK.finditer(html) if not m.group(1).startswith("//")})
+    )
 
 
 def target_of(link: str) -> str:
@@ -19,12 +21,15 @@ def target_of(link: str) -> str:
     return path + "index.html" if path == "" or path.endswith("/") else path
 
 
-def broken_links(links_by_page: dict[str, list[str]], outputs: set[str]) -> list[str]:
+def broken_links(links_by_page: dict[str, tuple[str, ...]], outputs: set[str]) -> list[str]:
     """Warnings, in Portuguese, for links whose target is not among the outputs."""
-    warnings = []
-    for page in sorted(links_by_page):
-        for link in links_by_page[page]:
-            target = target_of(link)
-            if target not in outputs and f"{target}/index.html" not in outputs:
-                warnings.append(f"link interno quebrado em {page}: {link}")
-    return warnings
+    unique = {link for links in links_by_page.values() for link in links}
+    broken = {
+        link for link in unique if (t := target_of(link)) not in outputs and f"{t}/index.html" not in outputs
+    }
+    return [
+        f"link interno quebrado em {page}: {link}"
+        for page in sorted(links_by_page)
+        for link in links_by_page[page]
+        if link in broken
+    ]

@@ -10,10 +10,11 @@ from typing import Any
 from jobs.vereditos import VEREDITOS
 from site_builder import jsonld
 from site_builder.collect import fingerprint
-from site_builder.records import Checagem, Pagina, SiteContext
+from site_builder.records import Checagem, Fonte, Pagina, SiteContext
 
 FEED_PATH = "/checagens/feed.xml"
 HOME_CHECKS = 5
+FEED_ENTRIES = 50  # readers subscribe to what is new; the full list is on /checagens/
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class Artifact:
     template: str
     fingerprint: str  # checksum of the inputs besides templates and site-wide settings
     context: Callable[[], dict[str, Any]]
-    markdown: str | None = None  # converted in the parallel phase, passed as `corpo_html`
+    markdown: Fonte | None = None  # its body is converted in the parallel phase, passed as `corpo_html`
     sitemap: bool = True  # listed in sitemap.xml (HTML pages only)
 
     @property
@@ -62,20 +63,10 @@ def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
     }
 
 
-def _check_keys(checks: list[Checagem], ctx: SiteContext) -> list[str]:
-    # What a listing shows of each check: a change anywhere else does not touch the listings.
-    return [
-        "|".join(
-            (
-                c.url,
-                c.afirmacao,
-                c.veredito,
-                c.publicado_em.isoformat(),
-                ctx.candidatos[c.candidato].fonte.sha256,
-            )
-        )
-        for c in checks
-    ]
+def _check_key(check: Checagem, ctx: SiteContext) -> str:
+    # What a listing shows of a check: a change anywhere else in it does not touch the listings.
+    candidato = ctx.candidatos[check.candidato].fonte.sha256
+    return f"{check.url}|{check.afirmacao}|{check.veredito}|{check.publicado_em.timestamp()}|{candidato}"
 
 
 def _page_keys(pages: list[Pagina]) -> list[str]:
@@ -107,13 +98,14 @@ def _section_page(
         data.update(extra())
         return data
 
-    return Artifact(path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.corpo_md)
+    return Artifact(path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.fonte)
 
 
 def plan(ctx: SiteContext) -> list[Artifact]:
     """Every artifact of the site, in a fixed order."""
     home = [("Início", "/")]
     checks = ctx.checagens
+    keys = [_check_key(c, ctx) for c in checks]
 
     def summaries(items: list[Checagem]) -> list[dict[str, Any]]:
         return [_check_summary(c, ctx) for c in items]
@@ -126,7 +118,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "inicio.html",
             home,
             lambda: {"checagens": summaries(checks[:HOME_CHECKS]), "metodologia": ctx.metodologia},
-            _check_keys(checks[:HOME_CHECKS], ctx) + _page_keys(ctx.metodologia),
+            keys[:HOME_CHECKS] + _page_keys(ctx.metodologia),
         ),
         _section_page(
             ctx,
@@ -147,7 +139,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "checagens.html",
             [*home, ("Checagens", "/checagens/")],
             lambda: {"checagens": summaries(checks)},
-            _check_keys(checks, ctx),
+            keys,
         ),
         _section_page(
             ctx,
@@ -160,14 +152,14 @@ def plan(ctx: SiteContext) -> list[Artifact]:
         ),
     ]
     artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
-    artifacts += [_check_page(ctx, check) for check in checks]
+    artifacts += [_check_page(ctx, check, key) for check, key in zip(checks, keys, strict=True)]
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(
         Artifact(
             FEED_PATH.lstrip("/"),
             "feed.xml",
-            fingerprint(*_check_keys(checks, ctx)),
-            lambda: {"checagens": summaries(checks), "feed_url": FEED_PATH},
+            fingerprint(*keys[:FEED_ENTRIES]),
+            lambda: {"checagens": summaries(checks[:FEED_ENTRIES]), "feed_url": FEED_PATH},
             sitemap=False,
         )
     )
@@ -192,18 +184,17 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
             "irmas": ctx.metodologia,
             "jsonld": jsonld.webpage(ctx.config, page.url, page.titulo, page.descricao, trilha),
         },
-        page.corpo_md,
+        page.fonte,
     )
 
 
-def _check_page(ctx: SiteContext, check: Checagem) -> Artifact:
-    summary_keys = _check_keys([check], ctx)
+def _check_page(ctx: SiteContext, check: Checagem, key: str) -> Artifact:
     trilha = [("Início", "/"), ("Checagens", "/checagens/"), (check.afirmacao, check.url)]
     descricao = f"{VEREDITOS[check.veredito].rotulo}: {check.afirmacao}"
     return Artifact(
         check.url.lstrip("/") + "index.html",
         "checagem.html",
-        fingerprint(check.fonte.sha256, *summary_keys),
+        fingerprint(check.fonte.sha256, key),
         lambda: {
             "titulo": check.afirmacao,
             "descricao": descricao,
@@ -211,7 +202,7 @@ def _check_page(ctx: SiteContext, check: Checagem) -> Artifact:
             "checagem": _check_summary(check, ctx),
             "jsonld": jsonld.webpage(ctx.config, check.url, check.afirmacao, descricao, trilha),
         },
-        check.corpo_md,
+        check.fonte,
     )
 
 

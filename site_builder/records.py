@@ -25,7 +25,6 @@ class Pagina:
     titulo: str
     descricao: str
     ordem: int
-    corpo_md: str
     fonte: Fonte
 
     @property
@@ -60,7 +59,6 @@ class Checagem:
     revisor: str
     publicado_em: dt.datetime
     demonstracao: bool
-    corpo_md: str
     fonte: Fonte
 
     @property

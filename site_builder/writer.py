@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from site_builder.errors import DuplicatePathError
 
 TEMP_PREFIX = ".eleicoes-tmp-"
+STAGING_DIR = ".eleicoes-staging"  # inside the output folder: same file system, so renames are atomic
 
 
 @dataclass(frozen=True)
@@ -60,37 +62,34 @@ class StagedWriter:
         target = self.root / rel
         if self._unchanged(target, rel, digest, len(data)):
             return digest
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temp = target.with_name(f"{TEMP_PREFIX}{os.getpid()}-{target.name}")
-        with temp.open("wb") as handle:
-            handle.write(data)
+        staging = self.root / STAGING_DIR
+        staging.mkdir(parents=True, exist_ok=True)
+        temp = staging / f"{len(self.staged):06d}"
+        temp.write_bytes(data)
         self.staged[rel] = temp
         return digest
 
     def commit(self, delete: list[str] | None = None) -> None:
         """Move every staged file into place, then remove the outputs listed in `delete`."""
         for rel, temp in sorted(self.staged.items()):
-            temp.replace(self.root / rel)
+            target = self.root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temp.replace(target)
             self.written.append(rel)
         self.staged.clear()
+        remove_staging(self.root)
         for rel in delete or []:
             (self.root / rel).unlink(missing_ok=True)
 
     def abort(self) -> None:
         """Remove every staged file; the output folder is as before the build."""
-        for temp in self.staged.values():
-            temp.unlink(missing_ok=True)
         self.staged.clear()
+        remove_staging(self.root)
 
 
-def remove_stale_temps(root: Path) -> None:
-    """Delete temporary files a killed build left behind (they would otherwise be published)."""
-    if not root.exists():
-        return
-    for dirpath, _dirs, files in os.walk(root):
-        for name in files:
-            if name.startswith(TEMP_PREFIX):
-                Path(dirpath, name).unlink(missing_ok=True)
+def remove_staging(root: Path) -> None:
+    """Delete the staging folder, with whatever a killed build left in it."""
+    shutil.rmtree(root / STAGING_DIR, ignore_errors=True)
 
 
 def write_atomic(path: Path, data: bytes) -> None:

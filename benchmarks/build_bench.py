@@ -1,0 +1,118 @@
+"""Site build benchmark: a synthetic site of 10,000 Markdown pages (fact-checks).
+
+Measures a cold build, a rebuild with nothing changed and a rebuild with one page changed
+(median of several runs each) and records them in docs/PERFORMANCE.md.
+
+    python benchmarks/build_bench.py [--paginas 10000] [--rodadas 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from benchmarks.report import median, write_section  # noqa: E402
+from site_builder.build import build_site  # noqa: E402
+
+VERDICTS = ("verdadeiro", "impreciso", "enganoso", "falso", "sem_dados")
+BODY = """## O que foi dito
+
+A candidata fictícia número {i} afirmou em vídeo que o indicador {i} cresceu {pct}% no último ano,
+citando dados oficiais. A publicação teve grande alcance e foi compartilhada por apoiadores.
+
+## O que os dados mostram
+
+| Ano | Valor | Variação |
+|---|---|---|
+| 2024 | {a} | — |
+| 2025 | {b} | {pct}% |
+
+Os números conferem em parte: *o aumento existe*, mas a comparação usa uma base diferente da
+citada. Veja a [metodologia](/metodologia/) e a lista de [checagens](/checagens/).
+
+- Fonte 1: painel público do órgão responsável, consultado em outubro de 2026.
+- Fonte 2: relatório anual publicado pelo mesmo órgão.
+
+## Conclusão
+
+A afirmação {i} recebeu o veredito indicado acima depois de revisão por duas pessoas da redação.
+"""
+
+
+def make_site(root: Path, pages: int) -> None:
+    """A project with the repository's templates and content plus `pages` synthetic checks."""
+    shutil.copytree(REPO / "templates", root / "templates")
+    shutil.copytree(REPO / "content", root / "content")
+    checks = root / "content" / "checagens"
+    for i in range(pages):
+        day = 1 + i % 28
+        text = (
+            "+++\n"
+            f'id = "bench-{i:05d}"\nslug = "bench-{i:05d}"\n'
+            f'afirmacao = "Afirmação sintética número {i} sobre um indicador público."\n'
+            f'veredito = "{VERDICTS[i % 5]}"\ncandidato = "{("helena-prado", "rui-amaral")[i % 2]}"\n'
+            'status = "publicada"\nautor = "editor-a"\nrevisor = "editor-b"\n'
+            f"publicado_em = 2026-10-{day:02d}T{i % 24:02d}:{i % 60:02d}:00-03:00\ndemonstracao = true\n"
+            "+++\n\n" + BODY.format(i=i, pct=i % 40, a=1000 + i, b=1000 + i + i % 40)
+        )
+        (checks / f"bench-{i:05d}.md").write_text(text, encoding="utf-8")
+
+
+def timed(root: Path, out: Path) -> tuple[float, int]:
+    """Seconds of one build and the number of outputs it rendered."""
+    started = time.perf_counter()
+    report = build_site(root, out)
+    return time.perf_counter() - started, len(report.renderizados)
+
+
+def main() -> None:
+    """Run the benchmark and record the figures."""
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--paginas", type=int, default=10_000)
+    parser.add_argument("--rodadas", type=int, default=3)
+    parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        make_site(root, args.paginas)
+        cold: list[float] = []
+        rendered = 0
+        for run in range(args.rodadas):
+            seconds, rendered = timed(root, Path(tmp) / f"public-{run}")
+            cold.append(seconds)
+        out = Path(tmp) / "public-0"
+        noop = [timed(root, out) for _ in range(args.rodadas + 2)]
+        one: list[tuple[float, int]] = []
+        page = root / "content" / "checagens" / "bench-00042.md"
+        for run in range(args.rodadas + 2):
+            page.write_text(page.read_text(encoding="utf-8") + f"\nAtualização {run}.\n", encoding="utf-8")
+            one.append(timed(root, out))
+    cold_s = median(cold)
+    rows = [
+        ("Cold build", cold_s, rendered, f"{rendered / cold_s:,.0f} pages/s", "≥ 500 pages/s"),
+        ("Rebuild, nothing changed", median([s for s, _ in noop]), noop[-1][1], "", "≤ 1.5 s"),
+        ("Rebuild, one page changed", median([s for s, _ in one]), one[-1][1], "", "≤ 0.5 s"),
+    ]
+    lines = [
+        f"Synthetic site: {args.paginas:,} Markdown fact-check pages (~1.3 KB of Markdown each) plus the "
+        f"repository's own content; median of {args.rodadas} cold builds and {args.rodadas + 2} rebuilds.",
+        "",
+        "| Case | Median time | Outputs rendered | Throughput | Target |",
+        "|---|---|---|---|---|",
+        *(f"| {name} | {sec:.3f} s | {n:,} | {rate} | {target} |" for name, sec, n, rate, target in rows),
+    ]
+    body = "\n".join(lines)
+    print(body)
+    if not args.sem_registro:
+        write_section("Site build", "python benchmarks/build_bench.py", body)
+
+
+if __name__ == "__main__":
+    main()
