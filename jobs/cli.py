@@ -7,6 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from jobs import demo
+from model import cli as model_cli
 from site_builder import cli as build_cli
 
 
@@ -18,6 +19,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="comando", metavar="COMANDO", required=True)
     build_cli.register(sub)
+    model_cli.register(sub)
     demo.register(sub)
     return parser
 

@@ -1,0 +1,66 @@
+"""Error bands: the seed's half-width table by % of electorate counted and race type.
+
+Seed, "Faixa de erro": the table of half-widths (pp of a candidate) per range of electorate counted;
+"±0,75 a ±0,70" over 30-50 % is read as a linear interpolation from 0.75 at 30 % to 0.70 at 50 %;
+a single value is constant over its range. Ranges are [lower, upper); the last ("acima de 98%")
+is [98, 100]. Below the lowest publishable range the first publishable row's start value is output
+(and the minimum-counted criterion fails, so nothing is published).
+"""
+
+from __future__ import annotations
+
+from model.calibration import Calibration, Row
+
+
+def _row_value(limits: tuple[float, ...], rows: tuple[Row, ...], pct: float) -> float:
+    first = next(i for i, r in enumerate(rows) if r is not None)
+    p = min(max(pct, 0.0), 100.0)
+    if p < limits[first]:
+        row = rows[first]
+        assert row is not None
+        return row[0]
+    for i, row in enumerate(rows):
+        lo, hi = limits[i], limits[i + 1]
+        if row is not None and (lo <= p < hi or (i == len(rows) - 1 and p >= lo)):
+            return row[0] + (row[1] - row[0]) * (p - lo) / (hi - lo)
+    last = rows[-1]
+    assert last is not None
+    return last[1]
+
+
+def half_width(cal: Calibration, tabela: str, pct: float) -> float:
+    """Candidate half-width (pp) for the band column `tabela` at `pct` % of electorate counted."""
+    return _row_value(cal.limites_pct, cal.faixas[tabela], pct)
+
+
+def margin_half_width(candidate_half_width: float) -> float:
+    """Seed: "A faixa da margem (diferença A − B) é o dobro da faixa de cada candidato"."""
+    return 2.0 * candidate_half_width
+
+
+def expected_error(cal: Calibration, tabela: str, pct: float) -> float:
+    """erro_medio_esperado.projecao; seed: "o maior entre o erro médio observado nos testes e metade
+    da faixa".
+
+    Observed mean errors exist only for the president (with correction); elsewhere it is half the band.
+    """
+    half = half_width(cal, tabela, pct) / 2.0
+    if tabela == "presidente":
+        return max(_row_value(cal.limites_pct, cal.erro_medio_presidente, pct), half)
+    return half
+
+
+def partial_error(cal: Calibration, pct: float) -> float:
+    """erro_medio_esperado.parcial: mean error of the raw partial at `pct` (provisional curve)."""
+    return interpolate_grid(cal.erro_parcial_grade, cal.erro_parcial_pp, pct)
+
+
+def interpolate_grid(grid: tuple[float, ...], values: tuple[float, ...], x: float) -> float:
+    """Linear interpolation on a sorted grid, flat outside it."""
+    if x <= grid[0]:
+        return values[0]
+    for i in range(1, len(grid)):
+        if x <= grid[i]:
+            x0, x1 = grid[i - 1], grid[i]
+            return values[i - 1] + (values[i] - values[i - 1]) * (x - x0) / (x1 - x0)
+    return values[-1]

@@ -1,0 +1,659 @@
+"""The projection as one pure function: a snapshot's raw bytes + baselines + calibration -> output dict.
+
+Implements the seed's steps (seeds/metodologia-projecao.txt, "O que a projeção faz"); each rule
+lives in its own module (strata, swing, drift, bands, criteria) and this module assembles them.
+No I/O here: the CLI and the polling job read the files and serialize the result with `to_json_bytes`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from model import VERSION
+from model.bands import expected_error, half_width, margin_half_width, partial_error
+from model.baselines import Baseline, BasePart, baseline_key
+from model.calibration import Calibration
+from model.criteria import Measurements, evaluate
+from model.drift import corrected_shares
+from model.snapshot import Snapshot
+from model.strata import (
+    CARGO_CODES,
+    ELECTIONS,
+    MODE_GOV_DEGRADED,
+    MODE_GOV_MUN,
+    MODE_GOV_ZONE,
+    PartSpec,
+    Plan,
+    file_time,
+    infer_election,
+    plan_parts,
+)
+from model.swing import SwingObservation, apply_swing, mean_swing, two_party_share
+from model.tse_files import (
+    BRASILIA,
+    ResultRecord,
+    TseFormatError,
+    consistency_problems,
+    decrease_problems,
+    parse_file_name,
+    parse_result,
+)
+
+PCT_DECIMALS = 4  # every percentage in the output is rounded to 4 decimals (round half even)
+MIN_DECIMALS = 2  # minutes in the criteria
+
+# Expected `tpabr` of each level (TSE-FORMAT.md §2.3).
+LEVEL_TPABR = {"uf": "uf", "municipio": "mu", "zona": "zona", "br": "br"}
+
+
+class ProjectionError(ValueError):
+    """The request itself is unusable (unknown cargo, missing UF); Portuguese message."""
+
+
+@dataclass
+class Reading:
+    """One file's reading after every validity check."""
+
+    arquivo: str
+    record: ResultRecord | None = None
+    valido: bool = False
+    categoria: str = "ausente"  # "ok", "ausente" (no valid reading) or "inconsistente"
+    motivo: str | None = None
+    preservado: bool = False
+    hora: dt.datetime | None = None
+
+
+@dataclass
+class PartOutcome:
+    """A part after projection."""
+
+    spec: PartSpec
+    reading: Reading
+    eleitorado: int | None
+    eleitorado_totalizado: int
+    validos: int
+    restantes: float
+    base: str
+    votos: dict[int, int]
+    projetados: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def contado(self) -> bool:
+        """Something counted: valid reading with totalized electorate and valid votes."""
+        r = self.reading.record
+        return self.reading.valido and r is not None and r.eleitorado_totalizado > 0 and r.vv > 0
+
+
+def round_half_up(x: float) -> int:
+    """Votes as integers: floor(x + 0.5)."""
+    return math.floor(x + 0.5)
+
+
+def _pct(x: float) -> float:
+    return round(x, PCT_DECIMALS)
+
+
+def read_file(
+    snapshot: Snapshot,
+    arquivo: str,
+    nivel: str,
+    parte: str,
+    expected: tuple[str, int, int],
+    anterior: Snapshot | None,
+) -> Reading:
+    """Read and validate one file of the snapshot; never raises on bad data."""
+    out = Reading(arquivo=arquivo)
+    if snapshot.erro_captura is not None:
+        out.motivo = snapshot.erro_captura
+        return out
+    entry = snapshot.captura.get(arquivo)
+    raw = snapshot.arquivos.get(arquivo)
+    if entry is None and raw is None:
+        out.motivo = "arquivo ausente"
+        return out
+    if entry is None:
+        out.motivo = "arquivo sem registro em captura.json"
+        return out
+    if entry.status != 200:
+        out.motivo = f"TSE respondeu status {entry.status}" if entry.status is not None else "status ausente"
+        return out
+    if raw is None:
+        out.motivo = "arquivo ausente"
+        return out
+    out.preservado = entry.preservado
+    fname = parse_file_name(arquivo)
+    try:
+        records = parse_result(raw, fname.formato if fname else "u")
+    except TseFormatError as exc:
+        out.categoria, out.motivo = "inconsistente", str(exc)
+        return out
+    want_tpabr = LEVEL_TPABR[nivel]
+    matching = [r for r in records if r.tpabr == want_tpabr] if len(records) > 1 else records
+    if not matching:
+        out.categoria, out.motivo = "inconsistente", f"nenhuma abrangência {want_tpabr} no arquivo"
+        return out
+    rec = matching[0]
+    out.record = rec
+    problems: list[str] = []
+    eleicao, turno, cargo = expected
+    if rec.eleicao != eleicao:
+        problems.append(f"eleição {rec.eleicao} (esperada {eleicao})")
+    if rec.turno != turno:
+        problems.append(f"turno {rec.turno} (esperado {turno})")
+    if rec.cargo is not None and rec.cargo != cargo:
+        problems.append(f"cargo {rec.cargo} (esperado {cargo})")
+    if rec.tpabr != want_tpabr:
+        problems.append(f"abrangência {rec.tpabr} (esperada {want_tpabr})")
+    elif not _cdabr_matches(rec.cdabr, nivel, parte):
+        problems.append(f"código da abrangência {rec.cdabr} não corresponde a {parte}")
+    problems += consistency_problems(rec)
+    if not problems and anterior is not None:
+        problems += _decrease(anterior, arquivo, nivel, rec)
+    if problems:
+        out.categoria, out.motivo = "inconsistente", "; ".join(problems)
+        return out
+    out.valido, out.categoria = True, "ok"
+    out.hora = file_time(rec.gerado_em, rec.totalizado_local, parte[:2])
+    return out
+
+
+def _cdabr_matches(cdabr: str, nivel: str, parte: str) -> bool:
+    if nivel == "br":
+        return cdabr == "br"
+    if nivel == "uf":
+        return cdabr == parte[:2]
+    if nivel == "municipio":
+        return cdabr.zfill(5) == parte[2:7]
+    return cdabr.zfill(4) == parte[-4:]
+
+
+def _decrease(anterior: Snapshot, arquivo: str, nivel: str, rec: ResultRecord) -> list[str]:
+    raw = anterior.arquivos.get(arquivo)
+    entry = anterior.captura.get(arquivo)
+    if raw is None or (entry is not None and entry.status != 200):
+        return []
+    fname = parse_file_name(arquivo)
+    try:
+        prev = parse_result(raw, fname.formato if fname else "u")
+    except TseFormatError:
+        return []
+    want = LEVEL_TPABR[nivel]
+    match = [r for r in prev if r.tpabr == want] if len(prev) > 1 else prev
+    return decrease_problems(rec, match[0]) if match else []
+
+
+def _baseline_for(
+    baselines: dict[str, Baseline], eleicao: str, cargo: str, uf: str, nivel: str
+) -> Baseline | None:
+    return baselines.get(baseline_key(eleicao, cargo, uf, nivel))
+
+
+def project(
+    snapshot: Snapshot,
+    *,
+    calibracao: Calibration,
+    baselines: dict[str, Baseline],
+    cargo: str = "presidente",
+    uf: str | None = None,
+    eleicao: str | None = None,
+    agora: dt.datetime | None = None,
+    anterior: Snapshot | None = None,
+    corrigir_deriva: bool = True,
+) -> dict[str, Any]:
+    """Project the final result of one race from one snapshot (the seed's whole method).
+
+    `agora` is "now" for the freshness criteria (default: the latest `baixado_em`); `anterior` is
+    the previous reading, for the decreasing-totals check; `corrigir_deriva=False` is the seed's
+    `presidente_sem_correcao` configuration.
+    """
+    if cargo not in CARGO_CODES:
+        raise ProjectionError(f"cargo desconhecido: {cargo} (use presidente ou governador)")
+    uf_l = (uf or "").lower() or None
+    if cargo == "governador" and uf_l is None:
+        nomes = {f.uf for f in map(parse_file_name, snapshot.arquivos) if f and f.cargo == 3}
+        if len(nomes) != 1:
+            raise ProjectionError("informe a UF do governador (--uf)")
+        uf_l = nomes.pop()
+    ele = eleicao or infer_election(snapshot.arquivos, cargo, uf_l)
+    if ele is None:
+        ele = "6258" if cargo == "presidente" else "6260"
+    ele = str(int(ele)) if ele.isdigit() else ele
+    known = ELECTIONS.get(ele)
+    turno = known.turno if known else 2
+    code = CARGO_CODES[cargo]
+    agora = agora or snapshot.latest_download()
+    uf_key = "br" if cargo == "presidente" else (uf_l or "")
+    nivel_guess = plan_parts(snapshot.arquivos, cargo, uf_l, ele, ()).nivel
+    base = _baseline_for(baselines, ele, cargo, uf_key, nivel_guess)
+    plan = plan_parts(snapshot.arquivos, cargo, uf_l, ele, base.partes if base else ())
+
+    expected = (ele, turno, code)
+    readings = [read_file(snapshot, p.arquivo, plan.nivel, p.id, expected, anterior) for p in plan.partes]
+    aggregate: Reading | None = None
+    if plan.agregado is not None:
+        agg_level = "br" if cargo == "presidente" else "uf"
+        agg_part = "br" if cargo == "presidente" else (uf_l or "")
+        aggregate = (
+            readings[0]
+            if plan.modo == MODE_GOV_DEGRADED
+            else read_file(snapshot, plan.agregado, agg_level, agg_part, expected, anterior)
+        )
+    outcomes = _project_parts(plan, readings, base)
+    return _assemble(
+        plan=plan,
+        outcomes=outcomes,
+        aggregate=aggregate,
+        base=base,
+        cal=calibracao,
+        cargo=cargo,
+        uf=uf_key,
+        eleicao=ele,
+        turno=turno,
+        agora=agora,
+        corrigir=corrigir_deriva,
+    )
+
+
+def _candidates(readings: list[Reading], base: Baseline | None) -> dict[int, str]:
+    names: dict[int, str] = {}
+    for r in readings:
+        if r.valido and r.record is not None:
+            for c in r.record.candidatos:
+                if c.valido and not names.get(c.numero):
+                    names[c.numero] = c.nome
+    if not names and base is not None:
+        names = dict.fromkeys(base.finalistas, "")
+    return dict(sorted(names.items()))
+
+
+def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -> list[PartOutcome]:
+    names = _candidates(readings, base)
+    nums = list(names)
+    finalists_match = base is not None and set(base.finalistas) == set(nums)
+    outcomes: list[PartOutcome] = []
+    for spec, rd in zip(plan.partes, readings, strict=True):
+        bp: BasePart | None = base.partes.get(spec.id) if base is not None else None
+        rec = rd.record
+        if rd.valido and rec is not None:
+            eleitorado: int | None = rec.eleitorado
+            est, vv = rec.eleitorado_totalizado, rec.vv
+            votos = {n: 0 for n in nums} | {c.numero: c.votos for c in rec.candidatos if c.numero in names}
+        else:
+            # No valid reading: nothing counted; electorate from the baseline, else from a file that parsed.
+            eleitorado = (
+                bp.eleitorado if bp and bp.eleitorado is not None else (rec.eleitorado if rec else None)
+            )
+            est, vv, votos = 0, 0, dict.fromkeys(nums, 0)
+        outcomes.append(PartOutcome(spec, rd, eleitorado, est, vv, 0.0, "parcial", votos))
+
+    counted = [o for o in outcomes if o.contado]
+    sum_vv = sum(o.validos for o in counted)
+    sum_est = sum(o.eleitorado_totalizado for o in counted)
+    # Valid votes per remaining voter where nothing is counted: the counted parts' aggregate rate
+    # (seed: the method's own ratio "válidos ÷ eleitores já totalizados"), else the 1st round's.
+    if sum_est > 0:
+        rate = sum_vv / sum_est
+    elif base is not None:
+        be = sum(p.eleitorado or 0 for p in base.partes.values() if p.validos is not None)
+        bv = sum(p.validos or 0 for p in base.partes.values() if p.eleitorado is not None)
+        rate = bv / be if be > 0 else 0.0
+    else:
+        rate = 0.0
+    agg_shares: dict[int, float] | None = None
+    if sum_vv > 0:
+        agg_shares = {n: sum(o.votos[n] for o in counted) / sum_vv for n in nums}
+    elif finalists_match and base is not None:
+        tot = {n: sum(p.votos.get(n, 0) for p in base.partes.values()) for n in nums}
+        s = sum(tot.values())
+        agg_shares = {n: tot[n] / s for n in nums} if s > 0 else None
+
+    swing = 0.0
+    a = b = 0
+    if finalists_match and base is not None:
+        a, b = sorted(base.finalistas)
+        obs = []
+        for o in counted:
+            bp = base.partes.get(o.spec.id)
+            if bp is None:
+                continue
+            s1 = two_party_share(bp.votos.get(a, 0), bp.votos.get(b, 0))
+            s2 = two_party_share(o.votos[a], o.votos[b])
+            if s1 is not None and s2 is not None:
+                obs.append(SwingObservation(s1, s2, float(o.validos)))
+        swing = mean_swing(obs)
+
+    for o in outcomes:
+        if o.contado:
+            # Seed: remaining valid = not-yet-totalized voters × (valid ÷ totalized voters), split as counted.
+            assert o.eleitorado is not None
+            o.restantes = (o.eleitorado - o.eleitorado_totalizado) * o.validos / o.eleitorado_totalizado
+            o.projetados = {n: o.votos[n] + o.restantes * o.votos[n] / o.validos for n in nums}
+            o.base = "parcial"
+            continue
+        if o.eleitorado is None:
+            o.base, o.restantes = "nenhuma", 0.0
+            o.projetados = {n: float(o.votos[n]) for n in nums}
+            continue
+        o.restantes = (o.eleitorado - o.eleitorado_totalizado) * rate
+        bp = base.partes.get(o.spec.id) if base is not None else None
+        s1 = two_party_share(bp.votos.get(a, 0), bp.votos.get(b, 0)) if bp and finalists_match else None
+        if s1 is not None:
+            share_a = apply_swing(s1, swing)
+            shares = {a: share_a, b: 1.0 - share_a}
+            o.base = "1turno_swing"
+        elif agg_shares is not None:
+            shares = agg_shares
+            o.base = "taxa_agregada"
+        else:
+            shares = dict.fromkeys(nums, 0.0)
+            o.base, o.restantes = "nenhuma", 0.0
+        o.projetados = {n: o.votos[n] + o.restantes * shares[n] for n in nums}
+    return outcomes
+
+
+def _shares_json(pcts: dict[int, float]) -> dict[int, float]:
+    """Round to PCT_DECIMALS; with two candidates B = 100 - A after rounding, so A + B = 100."""
+    nums = sorted(pcts)
+    if len(nums) == 2 and sum(pcts.values()) > 0:
+        a = _pct(pcts[nums[0]])
+        return {nums[0]: a, nums[1]: _pct(100.0 - a)}
+    return {n: _pct(v) for n, v in pcts.items()}
+
+
+def _minutes(delta: dt.timedelta) -> float:
+    return round(delta.total_seconds() / 60.0, MIN_DECIMALS)
+
+
+def _iso(t: dt.datetime | None) -> str | None:
+    return t.astimezone(BRASILIA).isoformat() if t is not None else None
+
+
+def _still_counting(rd: Reading) -> bool:
+    r = rd.record
+    return r is not None and r.secoes_totalizadas < r.secoes
+
+
+def _assemble(
+    *,
+    plan: Plan,
+    outcomes: list[PartOutcome],
+    aggregate: Reading | None,
+    base: Baseline | None,
+    cal: Calibration,
+    cargo: str,
+    uf: str,
+    eleicao: str,
+    turno: int,
+    agora: dt.datetime | None,
+    corrigir: bool,
+) -> dict[str, Any]:
+    names = _candidates([o.reading for o in outcomes], base)
+    nums = list(names)
+    total_el = sum(o.eleitorado or 0 for o in outcomes)
+    valid = [o for o in outcomes if o.reading.valido]
+    est_total = sum(o.eleitorado_totalizado for o in valid)
+    apurado = 100.0 * est_total / total_el if total_el > 0 else 0.0
+
+    # --- official partial: the aggregate TSE file when valid, else the sum of the valid parts.
+    if aggregate is not None and aggregate.valido and aggregate.record is not None:
+        ar = aggregate.record
+        p_votes = {n: next((c.votos for c in ar.candidatos if c.numero == n), 0) for n in nums}
+        p_vv, p_te, p_est, fonte = ar.vv, ar.eleitorado, ar.eleitorado_totalizado, aggregate.arquivo
+        uncounted_known = True
+    else:
+        p_votes = {n: sum(o.votos[n] for o in valid) for n in nums}
+        p_vv, p_te, p_est, fonte = (
+            sum(o.validos for o in valid),
+            total_el,
+            est_total,
+            "soma das partes válidas",
+        )
+        uncounted_known = all(o.eleitorado is not None for o in outcomes)
+    parcial_pct = _shares_json({n: 100.0 * p_votes[n] / p_vv if p_vv else 0.0 for n in nums})
+
+    # --- sum observed + estimated; percentages over projected valid votes (seed, step 4).
+    proj = {n: sum(o.projetados.get(n, 0.0) for o in outcomes) for n in nums}
+    proj_total = sum(proj.values())
+    raw_pct = {n: 100.0 * proj[n] / proj_total if proj_total > 0 else 0.0 for n in nums}
+    if plan.modo == MODE_GOV_DEGRADED:
+        raw_pct = {n: 100.0 * p_votes[n] / p_vv if p_vv else 0.0 for n in nums}  # projection = partial
+
+    # --- drift correction (president, runoff only: seed 4b).
+    apply_drift = cargo == "presidente" and corrigir and turno == 2
+    if apply_drift:
+        final_pct, correcao = corrected_shares(cal, raw_pct, apurado)
+    else:
+        final_pct, correcao = dict(raw_pct), 0.0
+    if cargo == "presidente":
+        modo = plan.modo if apply_drift else f"{plan.modo}_sem_correcao"
+        tabela = "presidente" if apply_drift else "presidente_sem_correcao"
+    else:
+        modo = plan.modo
+        tabela = {MODE_GOV_MUN: "governador_municipio", MODE_GOV_ZONE: "governador_zona"}.get(
+            plan.modo, "governador_degradado"
+        )
+    faixa = half_width(cal, tabela, apurado)
+    faixa_margem = margin_half_width(faixa)
+    sem = _shares_json(raw_pct)
+    fin = _shares_json(final_pct)
+
+    # --- margin, trend, arithmetic definition.
+    top = sorted(nums, key=lambda n: (-final_pct[n], n))[:2]
+    margem: float | None = None
+    tendencia: int | str = "indefinido"
+    margem_entre: list[int] = []
+    if len(top) == 2 and proj_total > 0:
+        a, b = sorted(top)
+        margem = _pct(fin[a] - fin[b])
+        margem_entre = [a, b]
+        if abs(margem) > faixa_margem:  # seed: "só aparece quando a margem projetada é maior que a faixa"
+            tendencia = a if margem > 0 else b
+    by_votes = sorted(nums, key=lambda n: (-p_votes[n], n))
+    lead = p_votes[by_votes[0]] - p_votes[by_votes[1]] if len(by_votes) >= 2 else 0
+    # Seed: "a vantagem em votos já é maior que todo o eleitorado ainda não totalizado".
+    definido = uncounted_known and len(by_votes) >= 2 and lead > (p_te - p_est)
+
+    estratos = []
+    for o in outcomes:
+        r = o.reading.record
+        estratos.append(
+            {
+                "id": o.spec.id,
+                "arquivo": o.spec.arquivo,
+                "valido": o.reading.valido,
+                "motivo": o.reading.motivo,
+                "preservado": o.reading.preservado,
+                "hora": _iso(o.reading.hora),
+                "secoes_pct": _pct(r.secoes_pct) if r is not None and o.reading.valido else None,
+                "eleitorado": o.eleitorado,
+                "eleitorado_totalizado": o.eleitorado_totalizado,
+                "validos": o.validos,
+                "validos_restantes_estimados": round_half_up(o.restantes),
+                "base": o.base,
+                "candidatos": {str(n): round_half_up(o.projetados.get(n, 0.0)) for n in nums},
+            }
+        )
+
+    criterios = evaluate(cargo, _measure(plan, outcomes, aggregate, cargo, total_el, agora, est_total))
+    nao_atendidos = [c.rule.id for c in criterios if not c.ok]
+    confianca = (
+        "baixa" if apurado < 25 else ("alta" if apurado > 70 else "media")
+    )  # seed: rótulo de confiança
+
+    forecast_cands = [
+        {
+            "numero": n,
+            "nome": names[n],
+            "pct": fin[n],
+            "sem_correcao": sem[n],
+            "faixa": _pct(faixa),
+            "intervalo": [_pct(max(fin[n] - faixa, 0.0)), _pct(min(fin[n] + faixa, 100.0))],
+            "votos_projetados": round_half_up(proj[n]),
+        }
+        for n in nums
+    ]
+    return {
+        "modelo": {"versao": VERSION, "calibracao": cal.id, "calibracao_sha256": cal.sha256},
+        "eleicao": eleicao,
+        "cargo": cargo,
+        "uf": uf,
+        "turno": turno,
+        "modo": modo,
+        "degradado": plan.modo == MODE_GOV_DEGRADED,
+        "agora": _iso(agora),
+        "apurado_pct": _pct(apurado),
+        "confianca": confianca,
+        "publicavel": not nao_atendidos,
+        "criterios": [c.to_json() for c in criterios],
+        "criterios_nao_atendidos": nao_atendidos,
+        "parcial": {
+            "fonte": fonte,
+            "eleitorado": p_te,
+            "eleitorado_totalizado": p_est,
+            "validos": p_vv,
+            "candidatos": [
+                {"numero": n, "nome": names[n], "votos": p_votes[n], "pct": parcial_pct[n]} for n in nums
+            ],
+        },
+        "forecast": {
+            "candidatos": forecast_cands,
+            "correcao_pp": _pct(correcao),
+            "correcao_candidato": cal.deriva_candidato if apply_drift else None,
+            "margem": margem,
+            "margem_entre": margem_entre,
+            "faixa_margem": _pct(faixa_margem),
+            "tendencia": tendencia,
+            "definido_matematicamente": definido,
+            "erro_medio_esperado": {
+                "projecao": _pct(expected_error(cal, tabela, apurado)),
+                "parcial": _pct(partial_error(cal, apurado)),
+            },
+            "tabela_faixa": tabela,
+            "swing_logit": round(_swing_of(outcomes, base, nums), 6),
+            "validos_projetados": round_half_up(proj_total),
+        },
+        "baseline": base.chave if base is not None else None,
+        "estratos": estratos,
+    }
+
+
+def _swing_of(outcomes: list[PartOutcome], base: Baseline | None, nums: list[int]) -> float:
+    if base is None or set(base.finalistas) != set(nums):
+        return 0.0
+    a, b = sorted(base.finalistas)
+    obs = []
+    for o in outcomes:
+        bp = base.partes.get(o.spec.id)
+        if o.contado and bp is not None:
+            s1 = two_party_share(bp.votos.get(a, 0), bp.votos.get(b, 0))
+            s2 = two_party_share(o.votos[a], o.votos[b])
+            if s1 is not None and s2 is not None:
+                obs.append(SwingObservation(s1, s2, float(o.validos)))
+    return mean_swing(obs)
+
+
+def _measure(
+    plan: Plan,
+    outcomes: list[PartOutcome],
+    aggregate: Reading | None,
+    cargo: str,
+    total_el: int,
+    agora: dt.datetime | None,
+    est_total: int,
+) -> Measurements:
+    def share(x: float) -> float:
+        return 100.0 * x / total_el if total_el > 0 else 0.0
+
+    notas: list[tuple[str, str]] = []
+    isentos: set[str] = set()
+    invalid_files = sum(1 for o in outcomes if o.reading.categoria == "inconsistente")
+    if aggregate is not None and plan.modo != MODE_GOV_DEGRADED and aggregate.categoria == "inconsistente":
+        invalid_files += 1
+    bad = [o for o in outcomes if not o.reading.valido]
+    sem_arquivo: float | None = share(sum(o.eleitorado or 0 for o in bad))
+    unknown = [o.spec.id for o in bad if o.eleitorado is None]
+    if unknown:
+        sem_arquivo = None
+        notas.append(("eleitorado_sem_arquivo_valido", f"eleitorado desconhecido em {len(unknown)} parte(s)"))
+    if bad:
+        notas.append(
+            ("eleitorado_sem_arquivo_valido", ", ".join(f"{o.spec.id}: {o.reading.motivo}" for o in bad[:10]))
+        )
+    sem_base = share(
+        sum(
+            (o.eleitorado or 0) - o.eleitorado_totalizado
+            for o in outcomes
+            if o.base in ("taxa_agregada", "nenhuma")
+        )
+    )
+    preservada = share(sum(o.eleitorado or 0 for o in outcomes if o.reading.valido and o.reading.preservado))
+    counting = [o.reading for o in outcomes if o.reading.valido and _still_counting(o.reading)]
+    diferenca: float | None
+    idade: float | None
+    if cargo == "presidente":
+        if not counting:
+            isentos |= {"diferenca_horario", "idade_arquivo_referencia"}
+            diferenca = idade = None
+            notas.append(("diferenca_horario", "todas as partes com 100% das seções totalizadas"))
+        else:
+            times = [r.hora for r in counting]
+            if any(t is None for t in times):
+                diferenca = idade = None
+            else:
+                known = [t for t in times if t is not None]
+                diferenca = _minutes(max(known) - min(known))
+                idade = _minutes(agora - min(known)) if agora is not None else None
+    else:
+        ref = aggregate
+        if ref is None or not ref.valido or ref.hora is None:
+            diferenca = idade = None
+            motivo = ref.motivo if ref is not None else "arquivo da UF ausente"
+            notas.append(("idade_arquivo_referencia", f"arquivo da UF sem leitura válida: {motivo}"))
+        else:
+            parts = [r for r in counting if r.arquivo != ref.arquivo]
+            if not counting:
+                isentos.add("diferenca_horario")
+                diferenca = None
+            elif any(r.hora is None for r in parts):
+                diferenca = None
+            else:
+                diffs = [abs((r.hora - ref.hora).total_seconds()) for r in parts if r.hora is not None]
+                diferenca = round(max(diffs, default=0.0) / 60.0, MIN_DECIMALS)
+            if not _still_counting(ref):
+                isentos.add("idade_arquivo_referencia")
+                idade = None
+            else:
+                idade = _minutes(agora - ref.hora) if agora is not None else None
+    if agora is None:
+        notas.append(("idade_arquivo_referencia", "sem horário de referência (--agora ou baixado_em)"))
+    n_parts = len(outcomes)
+    return Measurements(
+        valores={
+            "arquivos_validos": float(invalid_files),
+            "eleitorado_apurado": share(est_total),
+            "partes_com_votos": 100.0 * sum(1 for o in outcomes if o.contado) / n_parts if n_parts else 0.0,
+            "eleitorado_sem_arquivo_valido": sem_arquivo,
+            "eleitorado_sem_base": sem_base,
+            "eleitorado_leitura_preservada": preservada,
+            "diferenca_horario": diferenca,
+            "idade_arquivo_referencia": idade,
+        },
+        isentos=frozenset(isentos),
+        notas=tuple(_merge_notes(notas)),
+    )
+
+
+def _merge_notes(notas: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    merged: dict[str, str] = {}
+    for k, v in notas:
+        merged[k] = f"{merged[k]}; {v}" if k in merged else v
+    return list(merged.items())
+
+
+def to_json_bytes(output: dict[str, Any]) -> bytes:
+    """Deterministic serialization: sorted keys, 2-space indent, UTF-8, trailing newline."""
+    return (json.dumps(output, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")

@@ -1,0 +1,111 @@
+"""Read a snapshot folder: the raw TSE files under their TSE names plus `captura.json`.
+
+`captura.json` = {"arquivos": {nome: {"baixado_em": ISO UTC, "status": 200, "etag": ...,
+"preservado": bool}}}.
+This is the only I/O of the projection: it returns bytes and metadata; parsing happens in the pure function.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from model.tse_files import FILE_NAME
+
+CAPTURE_FILE = "captura.json"
+
+
+class SnapshotError(ValueError):
+    """The snapshot folder itself cannot be used (Portuguese message for the CLI)."""
+
+
+@dataclass(frozen=True)
+class CaptureEntry:
+    """What the poller recorded for one file."""
+
+    baixado_em: dt.datetime | None
+    status: int | None
+    preservado: bool
+    etag: str | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Raw files and capture metadata of one reading; `erro_captura` says why captura.json is unusable."""
+
+    arquivos: dict[str, bytes]
+    captura: dict[str, CaptureEntry]
+    erro_captura: str | None = None
+    pasta: str | None = None
+    extras: dict[str, Any] = field(default_factory=dict)
+
+    def latest_download(self) -> dt.datetime | None:
+        """The latest `baixado_em` of the capture (the default "now")."""
+        times = [e.baixado_em for e in self.captura.values() if e.baixado_em is not None]
+        return max(times) if times else None
+
+
+def parse_iso(value: Any) -> dt.datetime | None:
+    """ISO 8601 with offset or `Z`; naive values are taken as UTC; None when malformed."""
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        parsed = dt.datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
+
+
+def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
+    """Parse `captura.json`; returns the entries and an error message (Portuguese) or None."""
+    try:
+        root = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        return {}, "captura.json malformado"
+    if not isinstance(root, dict) or not isinstance(root.get("arquivos"), dict):
+        return {}, "captura.json sem o objeto 'arquivos'"
+    out: dict[str, CaptureEntry] = {}
+    for nome, info in root["arquivos"].items():
+        if not isinstance(info, dict):
+            continue
+        status = info.get("status")
+        out[str(nome)] = CaptureEntry(
+            baixado_em=parse_iso(info.get("baixado_em")),
+            status=status if isinstance(status, int) and not isinstance(status, bool) else None,
+            preservado=info.get("preservado") is True,
+            etag=str(info["etag"]) if info.get("etag") is not None else None,
+        )
+    return out, None
+
+
+def read_snapshot(pasta: Path) -> Snapshot:
+    """Read every TSE result file of `pasta` and its `captura.json`; SnapshotError if no folder."""
+    if not pasta.is_dir():
+        raise SnapshotError(f"pasta de snapshot não encontrada: {pasta}")
+    arquivos: dict[str, bytes] = {}
+    with_names = sorted(p for p in pasta.iterdir() if FILE_NAME.match(p.name))
+    for path in with_names:
+        arquivos[path.name] = path.read_bytes()
+    capture_path = pasta / CAPTURE_FILE
+    if capture_path.is_file():
+        captura, erro = parse_capture(capture_path.read_bytes())
+    else:
+        captura, erro = {}, "captura.json ausente"
+    return Snapshot(arquivos=arquivos, captura=captura, erro_captura=erro, pasta=str(pasta))
+
+
+def previous_snapshot_dir(pasta: Path) -> Path | None:
+    """The sibling folder whose name sorts just before `pasta` and holds a captura.json.
+
+    Snapshots live in `data/tse/<eleicao>/<captura>/` with sortable timestamp names, so the
+    previous reading is the previous sibling.
+    """
+    parent = pasta.resolve().parent
+    name = pasta.resolve().name
+    candidates = sorted(
+        p for p in parent.iterdir() if p.is_dir() and p.name < name and (p / CAPTURE_FILE).is_file()
+    )
+    return candidates[-1] if candidates else None

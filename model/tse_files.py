@@ -1,0 +1,328 @@
+"""Parse TSE result files (2024-2026 `-u.json`, 2022 `-v.json`) into exact integer records.
+
+All numbers in TSE files are strings; integers are parsed with `int`, decimal-comma values with
+`decimal.Decimal`, so nothing is rounded on the way in. Bad input raises `TseFormatError` with a
+Portuguese message that ends up in the output (`estratos[].motivo`), never a traceback.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+# TSE `dg/hg` are Brasília time (TSE-FORMAT.md §2.3); Brazil has had no DST since 2019.
+BRASILIA = dt.timezone(dt.timedelta(hours=-3), "BRT")
+
+# <uf>[<mun5>][-z<zona4>]-c<cargo4>-e<ele6>-<u|v>.json (TSE-FORMAT.md §1.2 and §1.3).
+FILE_NAME = re.compile(
+    r"^(?P<uf>[a-z]{2})(?P<mun>\d{5})?(?:-z(?P<zona>\d{4}))?-c(?P<cargo>\d{4})-e(?P<ele>\d{6})-(?P<fmt>[uv])\.json$"
+)
+
+
+class TseFormatError(ValueError):
+    """A TSE file that cannot be read; the message is Portuguese and meant for editors."""
+
+
+@dataclass(frozen=True)
+class FileName:
+    """The parts of a TSE result file name."""
+
+    nome: str
+    uf: str
+    municipio: str | None
+    zona: str | None
+    cargo: int
+    eleicao: str
+    formato: str
+
+    @property
+    def parte(self) -> str:
+        """The part (stratum) id this file describes: `sp`, `sp71072`, `df97012-z0001`."""
+        out = self.uf + (self.municipio or "")
+        return out + (f"-z{self.zona}" if self.zona else "")
+
+
+def parse_file_name(nome: str) -> FileName | None:
+    """Split a TSE result file name; None when the name is not a result file."""
+    m = FILE_NAME.match(nome)
+    if m is None:
+        return None
+    return FileName(
+        nome=nome,
+        uf=m["uf"],
+        municipio=m["mun"],
+        zona=m["zona"],
+        cargo=int(m["cargo"]),
+        eleicao=str(int(m["ele"])),
+        formato=m["fmt"],
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate's votes in one file. `valido` is False for annulled / sub judice votes."""
+
+    numero: int
+    nome: str
+    votos: int
+    valido: bool
+
+
+@dataclass(frozen=True)
+class ResultRecord:
+    """One abrangência (UF, municipality or zone) of a TSE result file, exact integers."""
+
+    eleicao: str
+    turno: int
+    cargo: int | None
+    tpabr: str
+    cdabr: str
+    gerado_em: dt.datetime | None
+    totalizado_local: str
+    secoes: int
+    secoes_totalizadas: int
+    eleitorado: int
+    eleitorado_totalizado: int
+    votos_totais: int
+    vvc: int
+    vv: int
+    van: int
+    vansj: int
+    vb: int
+    vn: int
+    vnt: int
+    candidatos: tuple[Candidate, ...]
+
+    @property
+    def secoes_pct(self) -> float:
+        """Share of sections totalized, in percent."""
+        return 100.0 * self.secoes_totalizadas / self.secoes if self.secoes else 0.0
+
+
+def parse_int(value: Any, campo: str) -> int:
+    """A TSE integer string ("9145124") as int; TseFormatError otherwise."""
+    if isinstance(value, bool):
+        raise TseFormatError(f"campo {campo} inválido: {value!r}")
+    if isinstance(value, int):
+        return value
+    if not isinstance(value, str) or not value.strip().lstrip("-").isdigit():
+        raise TseFormatError(f"campo {campo} não é um inteiro: {value!r}")
+    return int(value.strip())
+
+
+def parse_decimal(value: Any, campo: str) -> Decimal:
+    """A TSE decimal-comma string ("46,580693503") as an exact Decimal."""
+    if not isinstance(value, str | int):
+        raise TseFormatError(f"campo {campo} não é um número: {value!r}")
+    try:
+        return Decimal(str(value).strip().replace(",", "."))
+    except InvalidOperation as exc:
+        raise TseFormatError(f"campo {campo} não é um número: {value!r}") from exc
+
+
+def parse_brasilia(data: Any, hora: Any) -> dt.datetime | None:
+    """`dd/mm/aaaa` + `hh:mm:ss` on the Brasília clock; None when empty or malformed."""
+    if not isinstance(data, str) or not isinstance(hora, str) or not data or not hora:
+        return None
+    try:
+        naive = dt.datetime.strptime(f"{data} {hora}", "%d/%m/%Y %H:%M:%S")
+    except ValueError:
+        return None
+    return naive.replace(tzinfo=BRASILIA)
+
+
+def _get(block: dict[str, Any], key: str, where: str) -> Any:
+    if key not in block:
+        raise TseFormatError(f"campo {where}.{key} ausente")
+    return block[key]
+
+
+def _block(root: dict[str, Any], key: str) -> dict[str, Any]:
+    value = root.get(key)
+    if not isinstance(value, dict):
+        raise TseFormatError(f"bloco {key} ausente ou inválido")
+    return value
+
+
+def _candidates_u(root: dict[str, Any]) -> tuple[Candidate, ...]:
+    cargos = root.get("carg")
+    if not isinstance(cargos, list) or len(cargos) != 1 or not isinstance(cargos[0], dict):
+        raise TseFormatError("lista carg ausente ou com mais de um cargo")
+    out: list[Candidate] = []
+    agrs = cargos[0].get("agr")
+    if not isinstance(agrs, list):
+        raise TseFormatError("lista carg.agr ausente")
+    for agr in agrs:
+        for par in agr.get("par", []) if isinstance(agr, dict) else []:
+            for cand in par.get("cand", []) if isinstance(par, dict) else []:
+                if not isinstance(cand, dict):
+                    raise TseFormatError("candidato inválido")
+                # dvt is absent before the first totalization (zero-vote files): votes are 0 anyway.
+                dvt = cand.get("dvt", "Válido")
+                out.append(
+                    Candidate(
+                        numero=parse_int(_get(cand, "n", "cand"), "cand.n"),
+                        nome=str(cand.get("nmu") or cand.get("nm") or ""),
+                        votos=parse_int(_get(cand, "vap", "cand"), "cand.vap"),
+                        valido=isinstance(dvt, str) and dvt.startswith("Válido"),
+                    )
+                )
+    if not out:
+        raise TseFormatError("nenhum candidato no arquivo")
+    return tuple(sorted(out, key=lambda c: c.numero))
+
+
+def _record_u(root: dict[str, Any]) -> ResultRecord:
+    s, e, v = _block(root, "s"), _block(root, "e"), _block(root, "v")
+    cargos = root.get("carg")
+    cargo = None
+    if isinstance(cargos, list) and cargos and isinstance(cargos[0], dict) and "cd" in cargos[0]:
+        cargo = parse_int(cargos[0]["cd"], "carg.cd")
+    return ResultRecord(
+        eleicao=str(parse_int(_get(root, "ele", "raiz"), "ele")),
+        turno=parse_int(_get(root, "t", "raiz"), "t"),
+        cargo=cargo,
+        tpabr=str(_get(root, "tpabr", "raiz")).lower(),
+        cdabr=str(_get(root, "cdabr", "raiz")).lower(),
+        gerado_em=parse_brasilia(root.get("dg"), root.get("hg")),
+        totalizado_local=f"{root.get('dt') or ''} {root.get('ht') or ''}".strip(),
+        secoes=parse_int(_get(s, "ts", "s"), "s.ts"),
+        secoes_totalizadas=parse_int(_get(s, "st", "s"), "s.st"),
+        eleitorado=parse_int(_get(e, "te", "e"), "e.te"),
+        eleitorado_totalizado=parse_int(_get(e, "est", "e"), "e.est"),
+        votos_totais=parse_int(_get(v, "tv", "v"), "v.tv"),
+        vvc=parse_int(_get(v, "vvc", "v"), "v.vvc"),
+        vv=parse_int(_get(v, "vv", "v"), "v.vv"),
+        van=parse_int(_get(v, "van", "v"), "v.van"),
+        vansj=parse_int(_get(v, "vansj", "v"), "v.vansj"),
+        vb=parse_int(_get(v, "vb", "v"), "v.vb"),
+        vn=parse_int(_get(v, "vn", "v"), "v.vn"),
+        vnt=parse_int(_get(v, "vnt", "v"), "v.vnt"),
+        candidatos=_candidates_u(root),
+    )
+
+
+def _records_v(root: dict[str, Any]) -> list[ResultRecord]:
+    """2022 legacy `-v` file: one record per `abr[]` row (a municipal file has one row per zone)."""
+    abrs = root.get("abr")
+    if not isinstance(abrs, list) or not abrs:
+        raise TseFormatError("lista abr ausente")
+    eleicao = str(parse_int(_get(root, "ele", "raiz"), "ele"))
+    turno = parse_int(_get(root, "t", "raiz"), "t")
+    cargo = parse_int(root["carper"], "carper") if "carper" in root else None
+    gerado = parse_brasilia(root.get("dg"), root.get("hg"))
+    out: list[ResultRecord] = []
+    for a in abrs:
+        if not isinstance(a, dict):
+            raise TseFormatError("linha abr inválida")
+        tpabr = str(_get(a, "tpabr", "abr")).lower()
+        cdabr = str(_get(a, "cdabr", "abr")).lower()
+        if tpabr == "zona":
+            cdabr = cdabr.zfill(4)  # 2022 zones come unpadded ("6")
+        te = parse_int(_get(a, "e", "abr"), "abr.e")
+        # 2022: e = ea (apurado) + ena (não apurado) + esni (não instaladas); totalized = e - ena.
+        ena = parse_int(_get(a, "ena", "abr"), "abr.ena")
+        cands = tuple(
+            sorted(
+                (
+                    Candidate(
+                        numero=parse_int(_get(c, "n", "cand"), "cand.n"),
+                        nome=str(c.get("nmu") or c.get("nm") or ""),
+                        votos=parse_int(_get(c, "vap", "cand"), "cand.vap"),
+                        valido=str(c.get("dvt", "Válido")).startswith("Válido"),
+                    )
+                    for c in a.get("cand", [])
+                ),
+                key=lambda c: c.numero,
+            )
+        )
+        if not cands:
+            raise TseFormatError("nenhum candidato no arquivo")
+        out.append(
+            ResultRecord(
+                eleicao=eleicao,
+                turno=turno,
+                cargo=cargo,
+                tpabr="mu" if tpabr == "mu" else tpabr,
+                cdabr=cdabr,
+                gerado_em=gerado,
+                totalizado_local=f"{a.get('dt') or ''} {a.get('ht') or ''}".strip(),
+                secoes=parse_int(_get(a, "s", "abr"), "abr.s"),
+                secoes_totalizadas=parse_int(_get(a, "st", "abr"), "abr.st"),
+                eleitorado=te,
+                eleitorado_totalizado=te - ena,
+                votos_totais=parse_int(_get(a, "tv", "abr"), "abr.tv"),
+                vvc=parse_int(_get(a, "vvc", "abr"), "abr.vvc"),
+                vv=parse_int(_get(a, "vv", "abr"), "abr.vv"),
+                van=parse_int(_get(a, "van", "abr"), "abr.van"),
+                vansj=parse_int(_get(a, "vansj", "abr"), "abr.vansj"),
+                vb=parse_int(_get(a, "vb", "abr"), "abr.vb"),
+                vn=parse_int(_get(a, "vn", "abr"), "abr.vn"),
+                vnt=parse_int(_get(a, "vnt", "abr"), "abr.vnt"),
+                candidatos=cands,
+            )
+        )
+    return out
+
+
+def parse_result(raw: bytes, formato: str = "u") -> list[ResultRecord]:
+    """Parse the bytes of a `-u.json` (one record) or 2022 `-v.json` (one record per `abr` row)."""
+    try:
+        root = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise TseFormatError(f"JSON malformado: {exc}") from exc
+    if not isinstance(root, dict):
+        raise TseFormatError("o arquivo não é um objeto JSON")
+    try:
+        if formato == "v":
+            return _records_v(root)
+        return [_record_u(root)]
+    except (AttributeError, TypeError) as exc:
+        raise TseFormatError(f"estrutura inesperada: {exc}") from exc
+
+
+def consistency_problems(rec: ResultRecord) -> list[str]:
+    """The TSE identities a record breaks (Portuguese), empty when the record adds up.
+
+    Seed, publication criteria: "somas batem, totalizado ≤ eleitorado".
+    """
+    problems: list[str] = []
+    soma_tv = rec.vb + rec.vn + rec.vnt + rec.van + rec.vansj + rec.vv
+    if rec.votos_totais != soma_tv:
+        problems.append(f"tv ({rec.votos_totais}) ≠ vb+vn+vnt+van+vansj+vv ({soma_tv})")
+    if rec.vvc != rec.vv + rec.van + rec.vansj:
+        problems.append(f"vvc ({rec.vvc}) ≠ vv+van+vansj ({rec.vv + rec.van + rec.vansj})")
+    soma_cand = sum(c.votos for c in rec.candidatos if c.valido)
+    if soma_cand != rec.vv:
+        problems.append(f"soma dos votos válidos dos candidatos ({soma_cand}) ≠ vv ({rec.vv})")
+    if rec.secoes_totalizadas > rec.secoes:
+        problems.append(f"seções totalizadas ({rec.secoes_totalizadas}) > seções ({rec.secoes})")
+    if rec.eleitorado_totalizado > rec.eleitorado:
+        problems.append(
+            f"eleitorado totalizado ({rec.eleitorado_totalizado}) > eleitorado ({rec.eleitorado})"
+        )
+    numbers = (rec.secoes, rec.secoes_totalizadas, rec.eleitorado, rec.eleitorado_totalizado, rec.vv)
+    if min(numbers) < 0 or any(c.votos < 0 for c in rec.candidatos):
+        problems.append("valores negativos")
+    return problems
+
+
+def decrease_problems(rec: ResultRecord, anterior: ResultRecord) -> list[str]:
+    """Totals that went down against the previous reading of the same file (Portuguese)."""
+    problems: list[str] = []
+    pairs = [
+        ("seções totalizadas", rec.secoes_totalizadas, anterior.secoes_totalizadas),
+        ("eleitorado totalizado", rec.eleitorado_totalizado, anterior.eleitorado_totalizado),
+        ("votos totais", rec.votos_totais, anterior.votos_totais),
+        ("votos válidos", rec.vv, anterior.vv),
+    ]
+    before = {c.numero: c.votos for c in anterior.candidatos}
+    pairs += [(f"votos do {c.numero}", c.votos, before.get(c.numero, 0)) for c in rec.candidatos]
+    for nome, agora, antes in pairs:
+        if agora < antes:
+            problems.append(f"{nome} diminuiu em relação à leitura anterior ({antes} → {agora})")
+    return problems
