@@ -19,8 +19,7 @@ def register(sub: Any) -> None:
         help="gera o site com os dados de exemplo e o serve em http://127.0.0.1:8000",
         description="Roda o job principal com os padrões embutidos: build completo e servidor local.",
     )
-    demo.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
-    demo.add_argument("--saida", type=Path, default=Path("public"), help="pasta de saída (padrão: public/)")
+    _server_arguments(demo)
     demo.add_argument("--sem-servidor", action="store_true", help="só gera o site, sem servir")
     demo.set_defaults(func=run_demo)
     serve = sub.add_parser(
@@ -28,9 +27,13 @@ def register(sub: Any) -> None:
         help="serve uma pasta já gerada em http://127.0.0.1:8000",
         description="Servidor estático local (só loopback) com a página 404 do site.",
     )
-    serve.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
-    serve.add_argument("--saida", type=Path, default=Path("public"), help="pasta a servir (padrão: public/)")
+    _server_arguments(serve)
     serve.set_defaults(func=run_serve)
+
+
+def _server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
+    parser.add_argument("--saida", type=Path, default=Path("public"), help="pasta do site (padrão: public/)")
 
 
 def run_demo(args: argparse.Namespace) -> int:

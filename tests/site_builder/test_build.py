@@ -218,3 +218,12 @@ def test_parallel_and_serial_builds_agree(
     build_site(project, tmp_path / "paralelo", workers=2)
     build_site(project, tmp_path / "serial", workers=1)
     assert snapshot(tmp_path / "paralelo") == snapshot(tmp_path / "serial")
+
+
+def test_same_size_edit_is_rebuilt(project: Path, tmp_path: Path, edit: Edit) -> None:
+    """The stat fast path never hides an edit that keeps the file size."""
+    out = tmp_path / "public"
+    build_site(project, out)
+    edit("content/metodologia/segunda.md", "um\n2. dois", "UM\n2. DOIS")
+    assert build_site(project, out).renderizados == ["metodologia/segunda/index.html"]
+    assert "DOIS" in (out / "metodologia/segunda/index.html").read_text(encoding="utf-8")
