@@ -74,10 +74,6 @@ def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
-def _sha256_of(parts: list[str]) -> str:
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()
-
-
 def _pagina(reader: _Reader, path: str, secao: str) -> Pagina | None:
     parsed = reader.markdown(path)
     if parsed is None:
@@ -237,4 +233,4 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
 
 def fingerprint(*parts: str) -> str:
     """Checksum of a list of strings: the identity of an artifact's inputs."""
-    return _sha256_of(list(parts))
+    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()

@@ -22,11 +22,7 @@ MESES = (
 
 # extends / include / import / from "name": a regex is 50x faster than parsing the template, and
 # the templates reference each other only by literal names (a test checks it against Jinja's parser).
-_REFERENCE = re.compile(r"""{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
-
-
-class MissingAssetError(LookupError):
-    """A template asked for a static file that does not exist."""
+TEMPLATE_REFERENCE = re.compile(r"""{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
 
 
 def data_extenso(value: dt.datetime, fuso: str) -> str:
@@ -77,7 +73,7 @@ def template_closure_hash(env: jinja2.Environment, name: str, cache: dict[str, s
         seen.add(current)
         source, _filename, _uptodate = loader.get_source(env, current)
         digest.update(current.encode() + b"\0" + source.encode("utf-8") + b"\0")
-        pending.extend(_REFERENCE.findall(source))
+        pending.extend(TEMPLATE_REFERENCE.findall(source))
     cache[name] = digest.hexdigest()
     return cache[name]
 

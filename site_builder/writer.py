@@ -16,7 +16,6 @@ from pathlib import Path
 
 from site_builder.errors import DuplicatePathError
 
-TEMP_PREFIX = ".eleicoes-tmp-"
 STAGING_DIR = ".eleicoes-staging"  # inside the output folder: same file system, so renames are atomic
 
 
@@ -95,7 +94,7 @@ def remove_staging(root: Path) -> None:
 def write_atomic(path: Path, data: bytes) -> None:
     """Write one file atomically (temp file in the same folder + rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f"{TEMP_PREFIX}{os.getpid()}-{path.name}")
+    temp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
     try:
         temp.write_bytes(data)
         temp.replace(path)

@@ -7,10 +7,13 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import jinja2
 import pytest
+from jinja2 import meta
 
 from site_builder.build import build_site
 from site_builder.config import validate_config
+from site_builder.render import TEMPLATE_REFERENCE
 from tests.site_builder.conftest import REPO
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -131,3 +134,13 @@ def test_config_unknown_key_is_a_warning() -> None:
     assert config is not None and config.url_base == "https://x.org"
     assert errors == []
     assert warnings == ["site.toml: chave desconhecida 'tema' (ignorada)"]
+
+
+def test_template_reference_regex_agrees_with_jinja() -> None:
+    """The incremental build finds a template's dependencies with a regex; Jinja's parser agrees."""
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(REPO / "templates"))
+    for path in sorted((REPO / "templates").glob("*.*")):
+        source = path.read_text(encoding="utf-8")
+        by_jinja = set(meta.find_referenced_templates(env.parse(source)))
+        assert None not in by_jinja, f"{path.name}: a template reference that is not a literal name"
+        assert set(TEMPLATE_REFERENCE.findall(source)) == by_jinja, path.name
