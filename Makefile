@@ -34,4 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/build_bench.py
 
 clean:
-	rm -rf public .pytest_cache .mypy_cache .ruff_cache
+	rm -rf public .cache .pytest_cache .mypy_cache .ruff_cache
