@@ -48,7 +48,12 @@ class Artifact:
     @property
     def url(self) -> str:
         """Root-relative URL the artifact is served at."""
-        return "/" + self.path.removesuffix("index.html")
+        return url_of(self.path)
+
+
+def url_of(path: str) -> str:
+    """Root-relative URL an output path is served at (`a/index.html` -> `/a/`)."""
+    return "/" + path.removesuffix("index.html")
 
 
 def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
@@ -83,7 +88,7 @@ def _section_page(
     extra_keys: list[str],
 ) -> Artifact:
     intro = ctx.secoes[secao]
-    url = "/" + path.removesuffix("index.html")
+    url = url_of(path)
 
     def context() -> dict[str, Any]:
         data = {
