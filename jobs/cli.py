@@ -7,6 +7,10 @@ import sys
 from collections.abc import Sequence
 
 from jobs import demo
+from jobs.checagens import cli as checagens_cli
+from jobs.debate import cli as debate_cli
+from jobs.publish import cli as publish_cli
+from jobs.tse import cli as tse_cli
 from model import cli as model_cli
 from site_builder import cli as build_cli
 
@@ -20,6 +24,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="comando", metavar="COMANDO", required=True)
     build_cli.register(sub)
     model_cli.register(sub)
+    tse_cli.register(sub)
+    checagens_cli.register(sub)
+    debate_cli.register(sub)
+    publish_cli.register(sub)
     demo.register(sub)
     return parser
 

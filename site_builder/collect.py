@@ -18,6 +18,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from jobs.vereditos import VEREDITOS
+from site_builder import debates, projecao
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, ContentError
 from site_builder.frontmatter import parse_front_matter
@@ -30,7 +31,9 @@ CHECK_STATUSES = ("rascunho", "em_revisao", "publicada")
 
 
 @dataclass
-class _Reader:
+class Reader:
+    """Reads sources through the build cache and collects errors and warnings, in Portuguese."""
+
     root: Path
     config: SiteConfig
     cache: BuildState
@@ -74,7 +77,7 @@ def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
-def _pagina(reader: _Reader, path: str, secao: str) -> Pagina | None:
+def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
     parsed = reader.markdown(path)
     if parsed is None:
         return None
@@ -112,7 +115,7 @@ def _parse_toml(text: str, path: str) -> dict[str, Any]:
         raise ContentError(path, f"TOML inválido: {exc}") from exc
 
 
-def _candidato(reader: _Reader, path: str) -> Candidato | None:
+def _candidato(reader: Reader, path: str) -> Candidato | None:
     parsed = reader.parse(path, _parse_toml)
     if parsed is None:
         return None
@@ -130,7 +133,7 @@ def _candidato(reader: _Reader, path: str) -> Candidato | None:
     )
 
 
-def _checagem(reader: _Reader, path: str, candidatos: dict[str, Candidato]) -> Checagem | None:
+def _checagem(reader: Reader, path: str, candidatos: dict[str, Candidato]) -> Checagem | None:
     parsed = reader.markdown(path)
     if parsed is None:
         return None
@@ -166,7 +169,7 @@ def _checagem(reader: _Reader, path: str, candidatos: dict[str, Candidato]) -> C
     )
 
 
-def _publishable(reader: _Reader, check: Checagem) -> bool:
+def _publishable(reader: Reader, check: Checagem) -> bool:
     """Only published checks approved by a second person reach the site (seed: two-step editing)."""
     if check.status != "publicada":
         return False
@@ -190,7 +193,7 @@ def _files(root: Path, folder: str, suffix: str) -> list[str]:
 
 def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     """Read every content file under `root`; raise BuildError listing all problems found."""
-    reader = _Reader(root, config, cache)
+    reader = Reader(root, config, cache)
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
         path = f"content/secoes/{name}.md"
@@ -218,6 +221,10 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     ]
     if reader.erros:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    projecoes = projecao.collect(reader)
+    debate_pages = debates.collect(reader)
+    if reader.erros:
+        raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros))
     publicadas = [c for c in checagens if _publishable(reader, c)]
     publicadas.sort(key=lambda c: (c.publicado_em, c.slug), reverse=True)
     return SiteContext(
@@ -226,6 +233,8 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
         metodologia=metodologia,
         candidatos=candidatos,
         checagens=publicadas,
+        projecoes=projecoes,
+        debates=debate_pages,
         fontes=reader.fontes,
         avisos=reader.avisos,
     )

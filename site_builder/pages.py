@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from jobs.vereditos import VEREDITOS
-from site_builder import jsonld
+from site_builder import debates, jsonld, projecao
+from site_builder.artifact import Artifact, url_of
 from site_builder.collect import fingerprint
-from site_builder.records import Checagem, Fonte, Pagina, SiteContext
+from site_builder.records import Checagem, Pagina, SiteContext
 
 FEED_PATH = "/checagens/feed.xml"
 HOME_CHECKS = 5
@@ -32,28 +33,6 @@ NAV = (
     NavItem("Checagens", "/checagens/"),
     NavItem("Metodologia", "/metodologia/"),
 )
-
-
-@dataclass(frozen=True)
-class Artifact:
-    """One output file and how to make it."""
-
-    path: str  # relative to the output folder
-    template: str
-    fingerprint: str  # checksum of the inputs besides templates and site-wide settings
-    context: Callable[[], dict[str, Any]]
-    markdown: Fonte | None = None  # its body is converted in the parallel phase, passed as `corpo_html`
-    sitemap: bool = True  # listed in sitemap.xml (HTML pages only)
-
-    @property
-    def url(self) -> str:
-        """Root-relative URL the artifact is served at."""
-        return url_of(self.path)
-
-
-def url_of(path: str) -> str:
-    """Root-relative URL an output path is served at (`a/index.html` -> `/a/`)."""
-    return "/" + path.removesuffix("index.html")
 
 
 def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
@@ -157,6 +136,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
         ),
     ]
     artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
+    artifacts += projecao.plan(ctx)
+    artifacts += debates.plan(ctx)
     artifacts += [_check_page(ctx, check, key) for check, key in zip(checks, keys, strict=True)]
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(

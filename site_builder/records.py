@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from site_builder.config import SiteConfig
+
+if TYPE_CHECKING:
+    from site_builder.debates import DebatePagina
+    from site_builder.projecao import Corrida
 
 
 @dataclass(frozen=True)
@@ -76,5 +81,7 @@ class SiteContext:
     metodologia: list[Pagina]
     candidatos: dict[str, Candidato]
     checagens: list[Checagem]  # published only, newest first
+    projecoes: tuple[Corrida, ...] = ()
+    debates: tuple[DebatePagina, ...] = ()
     fontes: list[Fonte] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)

@@ -1,0 +1,1 @@
+"""Fact-check desk: validation, capture, claim memory, queue, drafts (issue 6)."""

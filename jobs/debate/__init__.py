@@ -1,0 +1,1 @@
+"""Debate scoreboard: segments, transcript, turns, evaluations, checks, scoreboard (issues 7, 8)."""

@@ -1,0 +1,1 @@
+"""Publishing: object storage + CDN (issue 9)."""

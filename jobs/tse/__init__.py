@@ -1,0 +1,1 @@
+"""Election night: TSE polling, snapshots, replay server and audit (issue 4)."""
