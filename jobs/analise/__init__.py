@@ -1,0 +1,1 @@
+"""Analysis backends behind one interface: rule-based Portuguese default and OpenAI-compatible."""
