@@ -1,0 +1,811 @@
+"""One polling cycle: ask the TSE for what may have changed, keep every reading, project, snapshot.
+
+`run_cycle(config, state)` is what `eleicoes tse poll` and the scheduler call. For each race it
+builds the file list from the catalogue, fetches (coverage first in municipal mode), verifies the
+`.jws` twins, keeps the previous reading of any part the TSE did not answer (marked
+`"preservado": true`), and, only when something the model reads changed, writes a snapshot with
+`saida.json`, moves `latest` and commits it. An unchanged cycle writes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobs.tse.catalog import (
+    Arquivo,
+    CatalogError,
+    Catalogo,
+    Municipio,
+    PlanoCorrida,
+    catalogue_url,
+    check_race,
+    municipalities_url,
+    parse_catalogue,
+    parse_municipalities,
+    race_plan,
+)
+from jobs.tse.client import Pedido, Resposta, TseClient
+from jobs.tse.config import ConfigTse, Corrida
+from jobs.tse.coverage import CoverageError, parse_coverage
+from jobs.tse.gitlog import GitError, commit_paths, is_repository_root
+from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
+from jobs.tse.projection import ArgsProjecao, args_for, project_folder
+from jobs.tse.store import (
+    CAPTURE_FILE,
+    LATEST,
+    OUTPUT_FILE,
+    Conteudo,
+    clean_staging,
+    next_capture_name,
+    race_dir,
+    read_latest,
+    write_snapshot,
+)
+from model import VERSION
+from model.baselines import Baseline, load_baselines
+from model.calibration import Calibration, CalibrationError, load_calibration
+from model.forecast import ProjectionError
+from model.snapshot import SnapshotError
+
+Relogio = Callable[[], dt.datetime]
+
+
+class TseError(RuntimeError):
+    """The job cannot run at all (Portuguese message): e.g. the calibration is not the pinned one."""
+
+
+def _utc_now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+def _iso(t: dt.datetime) -> str:
+    return t.astimezone(dt.UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+# --------------------------------------------------------------------------------------- state
+
+
+@dataclass
+class Leitura:
+    """The current reading of one file: its bytes, its captura.json entry and its HTTP validators."""
+
+    nome: str
+    corpo: bytes | None = None
+    jws: bytes | None = None
+    entrada: dict[str, Any] = field(default_factory=dict)
+    origem: Path | None = None  # the same bytes in the latest snapshot (hard-link source)
+    origem_jws: Path | None = None
+    etag: str | None = None
+    last_modified: str | None = None
+    fonte: str = "json"  # URL the validators belong to: "json" or "jws"
+
+
+@dataclass
+class Cobertura:
+    """The latest copy of one coverage file and the stamps parsed from it."""
+
+    corpo: bytes
+    carimbos: dict[str, str]
+    etag: str | None = None
+    last_modified: str | None = None
+    origem: Path | None = None
+    baixado_em: str | None = None
+
+
+@dataclass
+class RaceState:
+    """What the job remembers about one race between cycles (rebuilt from `latest` on start)."""
+
+    corrida: Corrida
+    pasta: Path
+    leituras: dict[str, Leitura] = field(default_factory=dict)
+    cobertura: dict[str, Cobertura] = field(default_factory=dict)
+    carimbos: dict[str, str] = field(default_factory=dict)  # part → coverage stamp when last fetched
+    reconferir: dict[str, int] = field(default_factory=dict)  # part → cycles left to refetch
+    gemeos: bool | None = None  # whether this race's files have `.jws` twins (None: not probed)
+    gemeos_em: dt.datetime | None = None  # when a probe last found no twin (reprobed like the catalogue)
+    ultima_captura: str | None = None
+    assinatura: tuple[tuple[str, str | None, Any, bool], ...] | None = None
+    resumo: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def carregar(cls, corrida: Corrida, pasta: Path) -> RaceState:
+        """The state of a race as its latest snapshot left it (empty when there is none)."""
+        estado = cls(corrida, pasta)
+        clean_staging(pasta)
+        nome = read_latest(pasta)
+        if nome is None:
+            return estado
+        snap = pasta / nome
+        try:
+            captura = json.loads((snap / CAPTURE_FILE).read_bytes())
+            saida = json.loads((snap / OUTPUT_FILE).read_bytes())
+        except (OSError, ValueError):
+            return estado
+        arquivos = captura.get("arquivos", {}) if isinstance(captura, dict) else {}
+        for nome_arq, entrada in arquivos.items():
+            if not isinstance(entrada, dict):
+                continue
+            p = snap / nome_arq
+            pj = snap / (nome_arq[: -len(".json")] + ".jws")
+            estado.leituras[nome_arq] = Leitura(
+                nome=nome_arq,
+                corpo=p.read_bytes() if p.is_file() else None,
+                jws=pj.read_bytes() if pj.is_file() else None,
+                entrada=dict(entrada),
+                origem=p if p.is_file() else None,
+                origem_jws=pj if pj.is_file() else None,
+                etag=entrada.get("etag"),
+                last_modified=entrada.get("last_modified"),
+                fonte=str(entrada.get("fonte", "json")),
+            )
+            if entrada.get("fonte") == "jws":
+                estado.gemeos = True
+        for nome_cob, info in (captura.get("cobertura") or {}).items():
+            p = snap / nome_cob
+            if not p.is_file() or not isinstance(info, dict):
+                continue
+            corpo = p.read_bytes()
+            try:
+                carimbos = parse_coverage(corpo, nome_cob[:2])
+            except CoverageError:
+                continue
+            estado.cobertura[nome_cob] = Cobertura(
+                corpo, carimbos, info.get("etag"), info.get("last_modified"), p, info.get("baixado_em")
+            )
+            estado.carimbos.update(carimbos)
+        estado.ultima_captura = nome
+        estado.assinatura = signature(arquivos)
+        estado.resumo = _summary(saida)
+        return estado
+
+
+@dataclass
+class _Cache:
+    corpo: bytes
+    etag: str | None
+    last_modified: str | None
+    em: dt.datetime
+
+
+@dataclass
+class PollState:
+    """Everything a sequence of cycles shares: client, clock, model inputs, catalogue, races."""
+
+    config: ConfigTse
+    cliente: TseClient
+    relogio: Relogio
+    baselines: dict[str, Baseline]
+    chave: ChaveTse
+    catalogo: Catalogo | None = None
+    catalogo_cache: _Cache | None = None
+    municipios: dict[str, tuple[dict[str, tuple[Municipio, ...]], _Cache]] = field(default_factory=dict)
+    corridas: dict[tuple[str, str], RaceState] = field(default_factory=dict)
+    repositorio_ok: bool | None = None
+
+    @classmethod
+    def criar(
+        cls,
+        config: ConfigTse,
+        *,
+        relogio: Relogio | None = None,
+        cliente: TseClient | None = None,
+    ) -> PollState:
+        """Check the calibration pin and load the model inputs; TseError (Portuguese) when it cannot run."""
+        check_calibration(config)
+        try:
+            chave = key_from_jwk(config.jws_kid, config.jws_x)
+        except SignatureError as exc:
+            raise TseError(str(exc)) from exc
+        try:
+            baselines = load_baselines()
+        except (OSError, ValueError) as exc:
+            raise TseError(f"bases do 1º turno ilegíveis em model/baselines/: {exc}") from exc
+        return cls(
+            config=config,
+            cliente=cliente or TseClient(config),
+            relogio=relogio or _utc_now,
+            baselines=baselines,
+            chave=chave,
+        )
+
+    def corrida(self, c: Corrida) -> RaceState:
+        """The state of one race, loaded from disk on first use."""
+        chave = (c.eleicao, c.pasta)
+        if chave not in self.corridas:
+            self.corridas[chave] = RaceState.carregar(c, race_dir(self.config.dados, c))
+        return self.corridas[chave]
+
+    def fechar(self) -> None:
+        """Release the HTTP sessions."""
+        self.cliente.close()
+
+
+def check_calibration(config: ConfigTse) -> Calibration:
+    """The model's calibration, or TseError when its SHA-256 is not the one pinned in `[tse]`."""
+    try:
+        cal = load_calibration()
+    except CalibrationError as exc:
+        raise TseError(f"calibração do modelo ilegível: {exc}") from exc
+    if cal.sha256 != config.calibracao_sha256:
+        raise TseError(
+            "a calibração do modelo não é a fixada para a noite: model/calibracao.json tem SHA-256 "
+            f"{cal.sha256}, e [tse] calibracao_sha256 = {config.calibracao_sha256}. Se a mudança é "
+            "deliberada, atualize calibracao_sha256 em eleicoes.toml."
+        )
+    return cal
+
+
+# -------------------------------------------------------------------------------------- results
+
+
+@dataclass
+class RaceResult:
+    """What one cycle did for one race (one log line)."""
+
+    corrida: Corrida
+    pedidos: int = 0
+    novos: int = 0
+    iguais: int = 0
+    nao_modificados: int = 0
+    falhas: int = 0
+    rejeitados: int = 0
+    preservados: int = 0
+    alterado: bool = False
+    captura: str | None = None
+    apurado_pct: float | None = None
+    publicavel: bool | None = None
+    nao_atendidos: tuple[str, ...] = ()
+    commit: str | None = None
+    erro: str | None = None
+    avisos: list[str] = field(default_factory=list)
+    tempos: dict[str, float] = field(default_factory=dict)  # seconds: busca, gravacao (+ model), commit
+
+    def linha(self) -> str:
+        """One log line in Portuguese."""
+        c = self.corrida
+        partes = [
+            f"{c.rotulo}: {self.pedidos} pedidos",
+            f"{self.novos} alterados",
+            f"{self.nao_modificados} não modificados (304)",
+            f"{self.falhas} erros",
+        ]
+        if self.rejeitados:
+            partes.append(f"{self.rejeitados} rejeitados")
+        if self.preservados:
+            partes.append(f"{self.preservados} leituras preservadas")
+        texto = ", ".join(partes)
+        if self.erro:
+            return f"{texto}; ERRO: {self.erro}"
+        texto += f"; snapshot {self.captura}" if self.alterado else "; sem mudança, nada gravado"
+        if self.apurado_pct is not None:
+            texto += f"; {self.apurado_pct:.2f}% apurado".replace(".", ",")
+        if self.publicavel is True:
+            texto += "; publicável"
+        elif self.publicavel is False:
+            motivo = ", ".join(self.nao_atendidos) or "?"
+            texto += f"; não publicável ({motivo})"
+        if self.commit:
+            texto += f"; commit {self.commit[:10]}"
+        for aviso in self.avisos:
+            texto += f"; aviso: {aviso}"
+        return texto
+
+
+@dataclass
+class CycleResult:
+    """All races of one cycle."""
+
+    corridas: list[RaceResult]
+    duracao_s: float
+    erro: str | None = None
+
+    @property
+    def alterado(self) -> bool:
+        """Whether any race wrote a snapshot."""
+        return any(r.alterado for r in self.corridas)
+
+    def linhas(self) -> list[str]:
+        """The log lines of the cycle."""
+        if self.erro:
+            return [f"ciclo não executado: {self.erro}"]
+        return [r.linha() for r in self.corridas]
+
+
+def _summary(saida: Any) -> dict[str, Any]:
+    if not isinstance(saida, dict):
+        return {}
+    return {
+        "apurado_pct": saida.get("apurado_pct"),
+        "publicavel": saida.get("publicavel"),
+        "criterios_nao_atendidos": tuple(saida.get("criterios_nao_atendidos") or ()),
+    }
+
+
+def signature(arquivos: dict[str, Any]) -> tuple[tuple[str, str | None, Any, bool], ...]:
+    """What the model reads of a capture: per file, its bytes' hash, status and preserved flag."""
+    out = []
+    for nome, e in sorted(arquivos.items()):
+        if isinstance(e, dict):
+            out.append((nome, e.get("sha256"), e.get("status"), e.get("preservado") is True))
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------ catalogue
+
+
+def _due(cache: _Cache | None, agora: dt.datetime, intervalo_s: float) -> bool:
+    return cache is None or (agora - cache.em).total_seconds() >= intervalo_s
+
+
+def _refresh(
+    state: PollState, url: str, cache: _Cache | None, agora: dt.datetime
+) -> tuple[_Cache | None, str | None]:
+    """Conditional GET of a config file: the new cache (same bytes on a 304) or the old one and why."""
+    pedido = Pedido(url, cache.etag if cache else None, cache.last_modified if cache else None)
+    r = state.cliente.get(pedido)
+    if r.status == 304 and cache is not None:
+        return _Cache(cache.corpo, cache.etag, cache.last_modified, agora), None
+    if r.ok and r.corpo is not None:
+        return _Cache(r.corpo, r.etag, r.last_modified, agora), None
+    return cache, r.erro or f"resposta {r.status}"
+
+
+def _catalogue(state: PollState, agora: dt.datetime) -> tuple[Catalogo | None, str | None, int]:
+    """The election catalogue, rechecked every `catalogo_intervalo_s`; (catalogue, error, requests)."""
+    cfg = state.config
+    antigo = state.catalogo_cache
+    if state.catalogo is not None and not _due(antigo, agora, cfg.catalogo_intervalo_s):
+        return state.catalogo, None, 0
+    cache, erro = _refresh(state, catalogue_url(cfg), antigo, agora)
+    if cache is not None:
+        try:
+            if state.catalogo is None or antigo is None or cache.corpo != antigo.corpo:
+                state.catalogo = parse_catalogue(cache.corpo)
+            state.catalogo_cache = cache
+        except CatalogError as exc:
+            erro = str(exc)
+    if state.catalogo is None:
+        return None, f"catálogo do TSE (ele-c.json) indisponível: {erro}; nenhum arquivo pedido", 1
+    return state.catalogo, None, 1
+
+
+def _plan(state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime) -> tuple[PlanoCorrida, int]:
+    """The race's files; the municipality config is fetched once per election and rechecked rarely."""
+    cfg = state.config
+    check_race(cat, cfg, c)  # never ask for the config of an election the catalogue does not list
+    atual = state.municipios.get(c.eleicao)
+    pedidos = 0
+    if atual is None or _due(atual[1], agora, cfg.catalogo_intervalo_s):
+        pedidos = 1
+        url = municipalities_url(cat, cfg, c.eleicao)
+        cache, erro = _refresh(state, url, atual[1] if atual else None, agora)
+        if cache is not None:
+            try:
+                muns = atual[0] if atual and cache.corpo == atual[1].corpo else None
+                state.municipios[c.eleicao] = (muns or parse_municipalities(cache.corpo, url), cache)
+            except CatalogError as exc:
+                erro = str(exc)
+        if c.eleicao not in state.municipios:
+            raise CatalogError(
+                f"configuração de municípios da eleição {c.eleicao} indisponível: {erro}; "
+                "nenhum arquivo pedido"
+            )
+    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos
+
+
+# ---------------------------------------------------------------------------------------- fetch
+
+
+@dataclass
+class _Busca:
+    arquivo: Arquivo
+    fonte: str
+    resposta: Resposta | None = None
+    descartados: int = 0  # requests whose answer was replaced (a missing twin, then the .json)
+
+
+def _source(state: PollState, rs: RaceState) -> str:
+    modo = state.config.jws
+    if modo == "ignorar":
+        return "json"
+    if modo == "exigir":
+        return "jws"
+    # A race whose files have twins keeps asking for them: a missing twin is an anomaly to recheck.
+    return "json" if rs.gemeos is False else "jws"
+
+
+def _request(rs: RaceState, arq: Arquivo, fonte: str) -> Pedido:
+    anterior = rs.leituras.get(arq.nome)
+    url = arq.url_jws if fonte == "jws" else arq.url
+    if anterior is None or anterior.corpo is None or anterior.fonte != fonte:
+        return Pedido(url)
+    return Pedido(url, anterior.etag, anterior.last_modified)
+
+
+def _fetch(state: PollState, rs: RaceState, arquivos: list[Arquivo]) -> list[_Busca]:
+    """Fetch each file from the URL its `.jws` mode says; in `verificar` mode a missing twin falls
+    back to the `.json` (and the race stops asking for twins once the first probe finds none)."""
+    agora = state.relogio()
+    if rs.gemeos is False and (
+        rs.gemeos_em is None or (agora - rs.gemeos_em).total_seconds() >= state.config.catalogo_intervalo_s
+    ):
+        rs.gemeos = None  # twins may have been published since the last probe
+    buscas = [_Busca(a, _source(state, rs)) for a in arquivos]
+    pendentes = list(buscas)
+    if state.config.jws == "verificar" and rs.gemeos is None:
+        # Probe one twin first so a night without `.jws` does not cost one 404 per file.
+        sonda = next((b for b in pendentes if b.fonte == "jws"), None)
+        if sonda is not None:
+            sonda.resposta = state.cliente.get(_request(rs, sonda.arquivo, "jws"))
+            pendentes.remove(sonda)
+            if sonda.resposta.status in (200, 304):
+                rs.gemeos = True
+            elif sonda.resposta.status == 404:
+                rs.gemeos, rs.gemeos_em = False, agora
+                sonda.descartados += sonda.resposta.tentativas
+                sonda.fonte, sonda.resposta = "json", None
+                pendentes.append(sonda)
+                for b in pendentes:
+                    b.fonte = "json"
+    respostas = state.cliente.get_many([_request(rs, b.arquivo, b.fonte) for b in pendentes])
+    for b, r in zip(pendentes, respostas, strict=True):
+        b.resposta = r
+    if state.config.jws == "verificar":
+        sem_gemeo = [b for b in buscas if b.fonte == "jws" and b.resposta and b.resposta.status == 404]
+        for b in sem_gemeo:
+            b.fonte = "json"
+            b.descartados += b.resposta.tentativas if b.resposta else 0
+        respostas = state.cliente.get_many([_request(rs, b.arquivo, "json") for b in sem_gemeo])
+        for b, r in zip(sem_gemeo, respostas, strict=True):
+            b.resposta = r
+    return buscas
+
+
+def _accept(state: PollState, busca: _Busca) -> tuple[bytes | None, bytes | None, str | None]:
+    """(json bytes, jws bytes, rejection reason) of a 200 answer."""
+    r = busca.resposta
+    assert r is not None and r.corpo is not None
+    if busca.fonte == "jws":
+        try:
+            corpo = verify_jws(r.corpo, state.chave)
+        except SignatureError as exc:
+            return None, None, f"{busca.arquivo.nome_jws}: {exc}"
+        jws: bytes | None = r.corpo
+    else:
+        corpo, jws = r.corpo, None
+    try:
+        ok = isinstance(json.loads(corpo), dict)
+    except (ValueError, UnicodeDecodeError):
+        ok = False
+    if not ok:
+        return None, None, "conteúdo não é um JSON válido (corpo truncado?)"
+    return corpo, jws, None
+
+
+def _apply(state: PollState, rs: RaceState, busca: _Busca, res: RaceResult) -> tuple[str, dt.datetime | None]:
+    """Update the file's reading from its answer; returns the outcome and the answer's time."""
+    r = busca.resposta
+    assert r is not None
+    nome = busca.arquivo.nome
+    quando = (r.data_servidor if state.config.relogio == "servidor" else None) or state.relogio()
+    res.pedidos += r.tentativas + busca.descartados
+    anterior = rs.leituras.get(nome) or Leitura(nome)
+    if r.status == 304 and anterior.corpo is not None:
+        res.nao_modificados += 1
+        entrada = {k: v for k, v in anterior.entrada.items() if k not in ("preservado", "erro")}
+        entrada.update(baixado_em=_iso(quando), http=304, status=200)
+        rs.leituras[nome] = Leitura(
+            nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
+            anterior.etag, anterior.last_modified, anterior.fonte,
+        )  # fmt: skip
+        return "304", quando
+    motivo: str | None = r.erro or f"TSE respondeu {r.status}"
+    if r.ok:
+        corpo, jws, motivo = _accept(state, busca)
+        if corpo is not None:
+            mesmo = corpo == anterior.corpo
+            mesmo_jws = jws == anterior.jws
+            assinatura = {"jws": "verificada", "json": "ausente"}[busca.fonte]
+            if state.config.jws == "ignorar":
+                assinatura = "não verificada"
+            entrada = {
+                "baixado_em": _iso(quando),
+                "status": 200,
+                "http": 200,
+                "etag": r.etag,
+                "last_modified": r.last_modified,
+                "sha256": _sha256(corpo),
+                "bytes": len(corpo),
+                "fonte": busca.fonte,
+                "assinatura": assinatura,
+            }
+            rs.leituras[nome] = Leitura(
+                nome, corpo, jws, {k: v for k, v in entrada.items() if v is not None},
+                anterior.origem if mesmo else None, anterior.origem_jws if mesmo and mesmo_jws else None,
+                r.etag, r.last_modified, busca.fonte,
+            )  # fmt: skip
+            if mesmo:
+                res.iguais += 1
+                return "igual", quando
+            res.novos += 1
+            return "novo", quando
+        res.rejeitados += 1
+    else:
+        res.falhas += 1
+    # No usable answer: keep the previous reading, marked preserved (seed criterion).
+    if anterior.corpo is not None:
+        entrada = dict(anterior.entrada)
+        entrada.update(preservado=True, erro=motivo, http=r.status, tentado_em=_iso(quando))
+        res.preservados += 1
+    else:
+        entrada = {"status": None, "erro": motivo, "http": r.status, "tentado_em": _iso(quando)}
+    rs.leituras[nome] = Leitura(
+        nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
+        anterior.etag, anterior.last_modified, anterior.fonte,
+    )  # fmt: skip
+    return "falha", quando
+
+
+def _coverage_targets(
+    state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult
+) -> tuple[set[str], dict[str, str], list[dt.datetime]]:
+    """Municipal mode: read the coverage files and choose the parts to fetch.
+
+    A part is fetched when its row's stamp moved, when it was never read, when its last answer
+    failed, or while it is being rechecked (the coverage can move before the `-u` file does).
+    A UF whose coverage file cannot be read has all its parts asked (conditional GETs).
+    """
+    pedidos = []
+    for a in plano.cobertura:
+        cob = rs.cobertura.get(a.nome)
+        pedidos.append(Pedido(a.url, cob.etag, cob.last_modified) if cob else Pedido(a.url))
+    respostas = state.cliente.get_many(pedidos)
+    quando: list[dt.datetime] = []
+    sem_cobertura: set[str] = set()
+    atuais: dict[str, str] = {}
+    for arq, r in zip(plano.cobertura, respostas, strict=True):
+        res.pedidos += r.tentativas
+        t = (r.data_servidor if state.config.relogio == "servidor" else None) or state.relogio()
+        quando.append(t)
+        anterior = rs.cobertura.get(arq.nome)
+        if r.status == 304 and anterior is not None:
+            res.nao_modificados += 1
+            atuais.update(anterior.carimbos)
+            continue
+        if r.ok and r.corpo is not None:
+            try:
+                carimbos = parse_coverage(r.corpo, arq.parte)
+            except CoverageError as exc:
+                res.falhas += 1
+                res.avisos.append(str(exc))
+                sem_cobertura.add(arq.parte)
+                continue
+            rs.cobertura[arq.nome] = Cobertura(r.corpo, carimbos, r.etag, r.last_modified, None, _iso(t))
+            atuais.update(carimbos)
+            continue
+        res.falhas += 1
+        sem_cobertura.add(arq.parte)
+    alvo: set[str] = set()
+    for a in plano.partes:
+        leitura = rs.leituras.get(a.nome)
+        uf = a.parte[:2]
+        carimbo = atuais.get(a.parte)
+        if (
+            uf in sem_cobertura
+            or leitura is None
+            or leitura.entrada.get("status") != 200
+            or leitura.entrada.get("preservado") is True
+            or rs.reconferir.get(a.parte, 0) > 0
+        ):
+            alvo.add(a.nome)
+        elif carimbo != rs.carimbos.get(a.parte):
+            alvo.add(a.nome)
+            rs.reconferir[a.parte] = state.config.reconferir_ciclos
+    return alvo, atuais, quando
+
+
+# ------------------------------------------------------------------------------------ snapshot
+
+
+def _relative(path: Path, raiz: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(raiz.resolve()))
+    except ValueError:
+        return str(path)
+
+
+def _capture_doc(
+    state: PollState, rs: RaceState, plano: PlanoCorrida, nome: str, args: ArgsProjecao, cal: Calibration
+) -> dict[str, Any]:
+    c = rs.corrida
+    arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
+    doc: dict[str, Any] = {
+        "arquivos": arquivos,
+        "captura": nome,
+        "corrida": {"cargo": c.cargo, "eleicao": c.eleicao, "uf": c.uf, "nivel": c.nivel, "pasta": c.pasta},
+        "projetar": args.opcoes(),
+        "comando": args.comando(_relative(rs.pasta / nome, state.config.raiz)),
+        "modelo": {"versao": VERSION, "calibracao": cal.id, "calibracao_sha256": cal.sha256},
+        "fonte": {
+            "url_base": state.config.url_base,
+            "ambiente": state.config.ambiente,
+            "ciclo": state.config.ciclo,
+        },
+    }
+    if plano.cobertura:
+        doc["cobertura"] = {
+            a.nome: {
+                k: v
+                for k, v in {
+                    "baixado_em": cob.baixado_em,
+                    "etag": cob.etag,
+                    "last_modified": cob.last_modified,
+                    "sha256": _sha256(cob.corpo),
+                }.items()
+                if v is not None
+            }
+            for a in plano.cobertura
+            if (cob := rs.cobertura.get(a.nome)) is not None
+        }
+    return doc
+
+
+def _contents(rs: RaceState, plano: PlanoCorrida) -> dict[str, Conteudo]:
+    out: dict[str, Conteudo] = {}
+    for a in plano.arquivos:
+        leitura = rs.leituras.get(a.nome)
+        if leitura is None or leitura.corpo is None:
+            continue
+        out[a.nome] = Conteudo(leitura.corpo, leitura.origem)
+        if leitura.jws is not None:
+            out[a.nome_jws] = Conteudo(leitura.jws, leitura.origem_jws)
+    for a in plano.cobertura:
+        cob = rs.cobertura.get(a.nome)
+        if cob is not None:
+            out[a.nome] = Conteudo(cob.corpo, cob.origem)
+    return out
+
+
+def _after_write(rs: RaceState, plano: PlanoCorrida, snap: Path) -> None:
+    """Point every reading at its file in the new snapshot (hard-link source for the next one)."""
+    for a in plano.arquivos:
+        leitura = rs.leituras.get(a.nome)
+        if leitura is not None and leitura.corpo is not None:
+            leitura.origem = snap / a.nome
+            leitura.origem_jws = snap / a.nome_jws if leitura.jws is not None else None
+    for a in plano.cobertura:
+        cob = rs.cobertura.get(a.nome)
+        if cob is not None:
+            cob.origem = snap / a.nome
+
+
+def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: RaceResult) -> None:
+    cfg = state.config
+    repo = cfg.repositorio
+    if state.repositorio_ok is None:
+        state.repositorio_ok = is_repository_root(repo)
+    if not state.repositorio_ok:
+        res.avisos.append(f"sem commit: {repo} não é a raiz de um repositório git (rode 'git init {repo}')")
+        return
+    c = rs.corrida
+    estado = "publicável" if res.publicavel else "não publicável: " + ", ".join(res.nao_atendidos)
+    mensagem = (
+        f"tse {c.eleicao} {c.pasta} {snap.name}: modelo {VERSION}, calibração {cal.id} "
+        f"sha256 {cal.sha256}\n\n{res.apurado_pct}% apurado; {estado}\n"
+    )
+    try:
+        res.commit = commit_paths(repo, [snap, rs.pasta / LATEST], mensagem, cfg.git_autor)
+    except (GitError, ValueError) as exc:
+        res.avisos.append(f"commit falhou, snapshot mantido: {exc}")
+
+
+# ----------------------------------------------------------------------------------------- cycle
+
+
+def _run_race(
+    state: PollState, c: Corrida, cat: Catalogo, cal: Calibration, agora: dt.datetime, res: RaceResult
+) -> None:
+    t0 = time.perf_counter()
+    rs = state.corrida(c)
+    plano, n = _plan(state, cat, c, agora)
+    res.pedidos += n
+    quando: list[dt.datetime] = []
+    if plano.cobertura:
+        alvo_nomes, atuais, quando = _coverage_targets(state, rs, plano, res)
+        alvo = [a for a in plano.arquivos if a.nome in alvo_nomes or a is plano.agregado]
+    else:
+        alvo, atuais = list(plano.arquivos), {}
+    for busca in _fetch(state, rs, alvo):
+        desfecho, t = _apply(state, rs, busca, res)
+        if t is not None:
+            quando.append(t)
+        parte = busca.arquivo.parte
+        if plano.cobertura and busca.arquivo is not plano.agregado:
+            rs.carimbos[parte] = atuais.get(parte, rs.carimbos.get(parte, ""))
+            if desfecho == "novo":
+                rs.reconferir.pop(parte, None)
+            elif rs.reconferir.get(parte, 0) > 0:
+                rs.reconferir[parte] -= 1
+    res.tempos["busca"] = time.perf_counter() - t0
+    args = args_for(c, state.config.corrigir_deriva)
+    arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
+    assinatura = signature(arquivos)
+    if assinatura == rs.assinatura:
+        res.apurado_pct = rs.resumo.get("apurado_pct")
+        res.publicavel = rs.resumo.get("publicavel")
+        res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
+        return
+    nome = next_capture_name(max(quando) if quando else state.relogio(), rs.ultima_captura)
+    doc = _capture_doc(state, rs, plano, nome, args, cal)
+    rs.pasta.mkdir(parents=True, exist_ok=True)
+
+    def projetar(pasta: Path, anterior: Path | None) -> bytes:
+        return project_folder(
+            pasta,
+            args,
+            anterior=anterior,
+            anterior_automatico=False,
+            calibracao=cal,
+            baselines=state.baselines,
+        )
+
+    t1 = time.perf_counter()
+    snap = write_snapshot(rs.pasta, nome, _contents(rs, plano), doc, projetar)
+    res.tempos["gravacao"] = time.perf_counter() - t1
+    _after_write(rs, plano, snap)
+    rs.ultima_captura, rs.assinatura = nome, assinatura
+    rs.resumo = _summary(json.loads((snap / OUTPUT_FILE).read_bytes()))
+    res.alterado, res.captura = True, nome
+    res.apurado_pct = rs.resumo.get("apurado_pct")
+    res.publicavel = rs.resumo.get("publicavel")
+    res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
+    if state.config.git:
+        t2 = time.perf_counter()
+        _commit(state, rs, snap, cal, res)
+        res.tempos["commit"] = time.perf_counter() - t2
+
+
+def run_cycle(config: ConfigTse, state: PollState, corridas: Iterable[Corrida] | None = None) -> CycleResult:
+    """One polling cycle over every configured race (or `corridas`); never raises on bad data.
+
+    The calibration is checked against the pin at every cycle: if it changed, nothing is fetched
+    or written and the cycle reports why.
+    """
+    t0 = time.perf_counter()
+    try:
+        cal = check_calibration(config)
+    except TseError as exc:
+        return CycleResult([], time.perf_counter() - t0, str(exc))
+    agora = state.relogio()
+    resultados: list[RaceResult] = []
+    cat, erro, n = _catalogue(state, agora)
+    for i, c in enumerate(corridas if corridas is not None else config.corridas):
+        res = RaceResult(c, pedidos=n if i == 0 else 0)
+        resultados.append(res)
+        if cat is None:
+            res.erro = erro
+            continue
+        try:
+            _run_race(state, c, cat, cal, agora, res)
+        except CatalogError as exc:
+            res.erro = str(exc)
+        except (OSError, SnapshotError, ProjectionError, CalibrationError, ValueError) as exc:
+            res.erro = f"snapshot não gravado: {exc}"
+        except Exception as exc:  # a bug in one race must not stop the night: report it, go on
+            traceback.print_exc(file=sys.stderr)
+            res.erro = f"erro interno ({type(exc).__name__}: {exc}); nada gravado nesta corrida"
+    return CycleResult(resultados, time.perf_counter() - t0)

@@ -1,0 +1,162 @@
+"""The HTTP client: global rate cap (token bucket), retries with backoff, conditional GET, gzip, UA."""
+
+from __future__ import annotations
+
+import gzip
+import threading
+import time
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from jobs.tse.client import Pedido, RateLimiter, TseClient
+from jobs.tse.config import ConfigTse
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.t = 0.0
+        self.sleeps: list[float] = []
+
+    def __call__(self) -> float:
+        return self.t
+
+    def sleep(self, s: float) -> None:
+        self.sleeps.append(s)
+        self.t += s
+
+
+def test_token_bucket_caps_the_rate() -> None:
+    clock = FakeClock()
+    limiter = RateLimiter(rate=20, burst=20, clock=clock, sleep=clock.sleep)
+    for _ in range(120):
+        limiter.acquire()
+    # 20 at once, then one every 50 ms: 100 more need 5 s.
+    assert clock.sleeps[0] == pytest.approx(0.05) and len(clock.sleeps) == 100
+    assert clock.t == pytest.approx(5.0)
+    clock.t += 10  # idle: the bucket refills up to its size, no more
+    before = len(clock.sleeps)
+    for _ in range(20):
+        limiter.acquire()
+    assert len(clock.sleeps) == before
+    limiter.acquire()
+    assert clock.sleeps[-1] == pytest.approx(0.05)
+
+
+def test_concurrent_callers_share_one_bucket() -> None:
+    limiter = RateLimiter(rate=100, burst=1)
+    t0 = time.monotonic()
+    threads = [threading.Thread(target=lambda: [limiter.acquire() for _ in range(5)]) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert time.monotonic() - t0 >= 0.18  # 20 tokens at 100/s with a bucket of 1
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: Any
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def do_GET(self) -> None:
+        s = self.server
+        s.seen.append((self.path, dict(self.headers)))
+        body = b'{"ok": true}'
+        if self.path == "/flaky":
+            s.flaky += 1
+            if s.flaky < 3:
+                self.send_response(503)
+                self.send_header("Retry-After", "0")
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+        if self.path == "/missing":
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        if self.path == "/slow":
+            time.sleep(0.5)
+        if self.headers.get("If-None-Match") == '"v1"':
+            self.send_response(304)
+            self.send_header("ETag", '"v1"')
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        data = gzip.compress(body)
+        self.send_response(200)
+        self.send_header("ETag", '"v1"')
+        self.send_header("Last-Modified", "Sun, 25 Oct 2026 20:00:00 GMT")
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def server() -> Iterator[Any]:
+    srv: Any = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    srv.daemon_threads = True
+    srv.seen, srv.flaky = [], 0
+    srv.handle_error = lambda *a: None  # the slow answer hits a client that already gave up
+    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    t.start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+def client(**kw: Any) -> tuple[TseClient, list[float]]:
+    sleeps: list[float] = []
+    cfg = ConfigTse(
+        url_base="http://127.0.0.1", requisicoes_por_segundo=1000, rajada=1000, espera_inicial_s=0.1, **kw
+    )
+    return TseClient(cfg, sleep=sleeps.append), sleeps
+
+
+def test_get_sends_browser_headers_decodes_gzip_and_revalidates(server: Any) -> None:
+    c, _ = client()
+    url = f"http://127.0.0.1:{server.server_address[1]}/x"
+    r = c.get(Pedido(url))
+    assert r.status == 200 and r.corpo == b'{"ok": true}' and r.etag == '"v1"'
+    headers = server.seen[0][1]
+    assert headers["User-Agent"].startswith("Mozilla/5.0") and "gzip" in headers["Accept-Encoding"]
+    r2 = c.get(Pedido(url, r.etag, r.last_modified))
+    assert r2.status == 304 and r2.corpo is None
+    assert server.seen[1][1]["If-None-Match"] == '"v1"'
+    assert server.seen[1][1]["If-Modified-Since"] == "Sun, 25 Oct 2026 20:00:00 GMT"
+    c.close()
+
+
+def test_retries_with_backoff_then_succeeds(server: Any) -> None:
+    c, sleeps = client(tentativas=3)
+    r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/flaky"))
+    assert r.status == 200 and r.tentativas == 3
+    assert sleeps == [0.1, 0.2]  # Retry-After 0 falls back to the exponential backoff
+    c.close()
+
+
+def test_404_is_not_retried_and_timeouts_are_reported(server: Any) -> None:
+    c, sleeps = client(tentativas=3, tempo_limite_s=0.1)
+    port = server.server_address[1]
+    r = c.get(Pedido(f"http://127.0.0.1:{port}/missing"))
+    assert r.status == 404 and r.tentativas == 1 and r.erro == "TSE respondeu 404" and sleeps == []
+    r = c.get(Pedido(f"http://127.0.0.1:{port}/slow"))
+    assert r.status is None and r.tentativas == 3 and "tempo esgotado" in (r.erro or "")
+    r = c.get(Pedido("http://127.0.0.1:9/nada"))  # nobody listens on port 9
+    assert r.status is None and "conexão" in (r.erro or "")
+    c.close()
+
+
+def test_get_many_keeps_the_order(server: Any) -> None:
+    c, _ = client(conexoes=4)
+    port = server.server_address[1]
+    urls = [f"http://127.0.0.1:{port}/{i}" for i in range(12)]
+    respostas = c.get_many([Pedido(u) for u in urls])
+    assert [r.url for r in respostas] == urls and all(r.status == 200 for r in respostas)
+    c.close()
