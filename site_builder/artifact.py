@@ -19,6 +19,7 @@ class Artifact:
     context: Callable[[], dict[str, Any]]
     markdown: Fonte | None = None  # its body is converted in the parallel phase, passed as `corpo_html`
     sitemap: bool = True  # listed in sitemap.xml (HTML pages only)
+    data: Callable[[], bytes] | None = None  # raw bytes published as they are (no template): see `raw`
 
     @property
     def url(self) -> str:
@@ -29,3 +30,12 @@ class Artifact:
 def url_of(path: str) -> str:
     """Root-relative URL an output path is served at (`a/index.html` -> `/a/`)."""
     return "/" + path.removesuffix("index.html")
+
+
+def raw(path: str, fingerprint: str, data: Callable[[], bytes]) -> Artifact:
+    """An output copied byte for byte (a data file, a JSON document): no template, not in the sitemap.
+
+    `fingerprint` must change whenever the bytes do (e.g. the source file's SHA-256); `data` is
+    called only when the output must be written again.
+    """
+    return Artifact(path, "", fingerprint, dict, sitemap=False, data=data)

@@ -2,32 +2,383 @@
 
 Phase 1 (`collect`) reads the stored model outputs into typed records; phase 2 (`plan`) turns
 them into artifacts. Nothing here computes the projection: the pages show `saida.json` as stored.
+
+Layout read (PINS.md, written by the polling job):
+`data/tse/<eleicao>/<presidente|governador-uf>/<captura UTC YYYY-MM-DDTHH-MM-SSZ>/` holding the raw
+TSE files, `captura.json` and `saida.json`, plus `data/tse/<eleicao>/<race>/latest` (the name of
+the newest published capture). The pointer is the job's commit point: captures newer than it are
+not shown yet. A capture whose `saida.json` is missing or unreadable is skipped with a warning, and
+the race keeps showing the last good one.
+
+Published (stable URLs; `<id>` = `<eleicao>-<race folder>`, e.g. `6258-presidente`):
+  /projecao/                                   the races and their headlines (section page)
+  /projecao/<id>/                              the race: partial, projection or unmet criteria, chart...
+  /projecao/<id>/capturas/                     every stored reading
+  /projecao/<id>/capturas/<captura>/           one reading: its files, SHA-256 and the rerun commands
+  /projecao/<id>/capturas/<captura>/<arquivo>  the stored bytes (raw TSE files, captura.json, saida.json)
+  /projecao/<id>/capturas/<captura>/SHA256SUMS `sha256sum -c` list of that reading's files
+  /api/projecao/<id>.json                      the latest reading's saida.json, byte for byte
+  /api/projecao/index.json                     races, latest capture, publishable or not, URLs
+
+Incremental: every file is a source identified by checksum (through the build cache, so an
+unchanged night costs one `stat` per file); each race's artifacts are fingerprinted only with that
+race's checksums, so a new reading re-renders that race's pages (plus the listings that show its
+headline) and copies only the new capture's files.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+import contextlib
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder.artifact import Artifact
+from site_builder import collect as _collect  # a module reference: collect.py imports this module
+from site_builder import jsonld, projecao_view
+from site_builder.artifact import Artifact, raw
+from site_builder.errors import BuildError
+from site_builder.projecao_dados import (
+    SECTION_URL,
+    TSE_DIR,
+    UF_NOMES,
+    Arquivo,
+    Captura,
+    Corrida,
+    Leitura,
+    Resumo,
+    SaidaInvalidaError,
+    parse_saida,
+    summarise,
+)
+from site_builder.records import Fonte
 
 if TYPE_CHECKING:
     from site_builder.collect import Reader
     from site_builder.records import SiteContext
 
+__all__ = ["Corrida", "collect", "headline_keys", "headlines", "plan", "section_context"]
 
-@dataclass(frozen=True)
-class Corrida:
-    """One race followed on election night (president, or one state's governor runoff)."""
+T = TypeVar("T")
 
-    id: str
+LATEST = "latest"
+SAIDA = "saida.json"
+CHECKSUMS = "SHA256SUMS"
+API_INDEX = "api/projecao/index.json"
+CAPTURE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
+RACE_NAME = re.compile(r"^(?:presidente|governador-(?P<uf>[a-z]{2}))$")
+ELECTION_NAME = re.compile(r"^[0-9]{1,6}$")
+FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # published as is: nothing a URL would mangle
+
+
+# --- phase 1: reading ------------------------------------------------------------------------
+
+
+def _source(reader: Reader, rel: str, parse: Callable[[bytes], T]) -> tuple[T, str] | None:
+    """Like `reader.parse`, but bad bytes never fail the build (`parse` must not raise).
+
+    The file is recorded as a source (checksum) and its parse result cached; None (with a warning)
+    only when the file cannot be read at all.
+    """
+    full = f"{reader.root}/{rel}"
+    try:
+        digest, data, cached = reader.cache.read(full, rel)
+    except OSError as exc:
+        reader.avisos.append(f"{rel}: não foi possível ler o arquivo ({exc.strerror or exc})")
+        return None
+    reader.fontes.append(Fonte(rel, digest))
+    if cached is not None:
+        return cached.parsed, digest
+    assert data is not None
+    parsed = parse(data)
+    with contextlib.suppress(OSError):  # vanished after being read: the next build will not see it
+        reader.cache.store(full, rel, digest, parsed)
+    return parsed, digest
+
+
+def _size(data: bytes) -> int:
+    return len(data)
+
+
+def _pointer(data: bytes) -> str | None:
+    try:
+        text = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None
+    return text if CAPTURE_NAME.match(text) else None
+
+
+def _summary(data: bytes) -> tuple[int, Resumo | str]:
+    """(size, the summary of a `saida.json` or the Portuguese reason it cannot be shown): cached."""
+    try:
+        return len(data), summarise(parse_saida(data))
+    except SaidaInvalidaError as exc:
+        return len(data), str(exc)
+
+
+def _entries(folder: str) -> list[tuple[str, bool]]:
+    """(name, is a folder) of the entries of `folder`, sorted; [] when it does not exist."""
+    try:
+        with os.scandir(folder) as it:
+            return sorted((e.name, e.is_dir()) for e in it)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+
+
+def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura | None:
+    """One capture folder; None (with a warning) when its output cannot be shown."""
+    files = [n for n, is_dir in _entries(f"{reader.root}/{folder}") if not is_dir and FILE_NAME.match(n)]
+    if SAIDA not in files:
+        reader.avisos.append(f"{folder}: leitura sem {SAIDA}; ignorada (o site mantém a anterior)")
+        return None
+    read = _source(reader, f"{folder}/{SAIDA}", _summary)
+    if read is None:
+        return None
+    (saida_size, resumo), saida_sha = read
+    if isinstance(resumo, str):
+        reader.avisos.append(f"{folder}/{SAIDA}: {resumo}; leitura ignorada (o site mantém a anterior)")
+        return None
+    if (resumo.eleicao, resumo.cargo, resumo.uf) != race:
+        reader.avisos.append(
+            f"{folder}/{SAIDA}: a saída é de outra disputa (eleição {resumo.eleicao}, {resumo.cargo}, "
+            f"{resumo.uf}); leitura ignorada"
+        )
+        return None
+    arquivos = []
+    for name in files:
+        rel = f"{folder}/{name}"
+        got = _source(reader, rel, _size) if name != SAIDA else (saida_size, saida_sha)
+        if got is not None:
+            arquivos.append(Arquivo(name, rel, got[1], got[0]))
+    return Captura(folder.rsplit("/", 1)[-1], saida_sha, resumo, tuple(arquivos))
+
+
+def _full(reader: Reader, rel: str, captura: Captura) -> Leitura | None:
+    """The complete output of one capture (read again: only its summary is cached)."""
+    path = f"{rel}/{captura.nome}/{SAIDA}"
+    try:
+        return parse_saida(Path(reader.root, path).read_bytes())
+    except (OSError, SaidaInvalidaError) as exc:
+        reader.avisos.append(f"{path}: não foi possível ler a saída completa ({exc})")
+        return None
+
+
+def _capture_names(reader: Reader, rel: str) -> list[str]:
+    """The capture folders to show: every one up to the `latest` pointer."""
+    entries = _entries(f"{reader.root}/{rel}")
+    names = [n for n, is_dir in entries if is_dir and CAPTURE_NAME.match(n)]
+    for n, _ in entries:
+        if not n.startswith(".") and n != LATEST and n not in names and ".tmp" not in n:
+            reader.avisos.append(f"{rel}/{n}: nome inesperado (esperado AAAA-MM-DDTHH-MM-SSZ); ignorado")
+    pointer = _source(reader, f"{rel}/{LATEST}", _pointer) if (LATEST, False) in entries else None
+    latest = pointer[0] if pointer is not None else None
+    if latest is None:
+        reader.avisos.append(f"{rel}/{LATEST}: ponteiro ausente ou inválido; usada a leitura mais recente")
+        return names
+    if latest not in names:
+        reader.avisos.append(f"{rel}/{LATEST}: aponta para {latest}, que não existe; usada a mais recente")
+        return names
+    return [n for n in names if n <= latest]
+
+
+def _race(reader: Reader, eleicao: str, pasta: str, uf: str | None) -> Corrida | None:
+    rel = f"{TSE_DIR}/{eleicao}/{pasta}"
+    names = _capture_names(reader, rel)
+    race = (eleicao, "presidente" if uf is None else "governador", uf or "br")
+    capturas = [c for n in names if (c := _capture(reader, f"{rel}/{n}", race)) is not None]
+    atual: Leitura | None = None
+    while capturas and atual is None:
+        atual = _full(reader, rel, capturas[-1])
+        if atual is None:
+            capturas.pop()
+    if atual is None:
+        if names:
+            reader.avisos.append(f"{rel}: nenhuma leitura legível; a disputa fica fora do site")
+        return None
+    publicavel_captura = next((c for c in reversed(capturas) if c.resumo.publicavel), None)
+    publicavel = atual if publicavel_captura is capturas[-1] else None
+    if publicavel_captura is not None and publicavel is None:
+        publicavel = _full(reader, rel, publicavel_captura)
+        if publicavel is None:
+            publicavel_captura = None
+    return Corrida(
+        id=f"{eleicao}-{pasta}",
+        eleicao=eleicao,
+        pasta=pasta,
+        cargo=race[1],
+        uf=uf,
+        raiz=str(reader.root),
+        capturas=tuple(capturas),
+        atual=atual,
+        publicavel=publicavel,
+        publicavel_captura=publicavel_captura,
+    )
+
+
+def _order(corrida: Corrida) -> tuple[int, bool, str, str]:
+    # The runoff first, the president before the governors, then by state.
+    return (-corrida.atual.turno, corrida.cargo != "presidente", corrida.uf or "", corrida.eleicao)
 
 
 def collect(reader: Reader) -> tuple[Corrida, ...]:
-    """The races with stored readings under `data/tse/`."""
-    return ()
+    """The races with stored readings under `data/tse/`; problems become warnings, never errors."""
+    corridas: list[Corrida] = []
+    for eleicao, is_dir in _entries(f"{reader.root}/{TSE_DIR}"):
+        if not is_dir or eleicao.startswith("."):
+            continue
+        if not ELECTION_NAME.match(eleicao):
+            reader.avisos.append(f"{TSE_DIR}/{eleicao}: esperado o código numérico da eleição; ignorado")
+            continue
+        for pasta, race_is_dir in _entries(f"{reader.root}/{TSE_DIR}/{eleicao}"):
+            if not race_is_dir or pasta.startswith("."):
+                continue
+            match = RACE_NAME.match(pasta)
+            if match is None or (match["uf"] is not None and match["uf"] not in UF_NOMES):
+                reader.avisos.append(
+                    f"{TSE_DIR}/{eleicao}/{pasta}: disputa desconhecida (use presidente ou governador-<uf>)"
+                )
+                continue
+            corrida = _race(reader, eleicao, pasta, match["uf"])
+            if corrida is not None:
+                corridas.append(corrida)
+    return tuple(sorted(corridas, key=_order))
+
+
+# --- phase 2: planning -----------------------------------------------------------------------
+
+
+def _bytes_of(root: str, rel: str) -> Callable[[], bytes]:
+    def read() -> bytes:
+        try:
+            return Path(root, rel).read_bytes()
+        except OSError as exc:
+            raise BuildError(f"{rel}: o arquivo sumiu durante o build ({exc.strerror or exc})") from exc
+
+    return read
+
+
+def race_key(corrida: Corrida) -> str:
+    """Everything a race's pages show, as a checksum input (a new reading changes it)."""
+    published = corrida.publicavel_captura.nome if corrida.publicavel_captura else "-"
+    return "|".join([corrida.id, published, *(f"{c.nome}:{c.saida_sha256}" for c in corrida.capturas)])
+
+
+def headline_keys(ctx: SiteContext) -> list[str]:
+    """Checksum inputs of the listings that show each race's headline (home, section, API index)."""
+    keys = []
+    for c in ctx.projecoes:
+        published = c.publicavel_captura.saida_sha256 if c.publicavel_captura else "-"
+        keys.append(f"{c.id}|{c.titulo}|{c.ultima.nome}|{c.ultima.saida_sha256}|{published}")
+    return keys
+
+
+def _page(
+    ctx: SiteContext,
+    path: str,
+    template: str,
+    key: str,
+    trilha: list[tuple[str, str]],
+    build: Callable[[], dict[str, Any]],
+    *,
+    sitemap: bool = True,
+) -> Artifact:
+    def context() -> dict[str, Any]:
+        data = build()
+        data["trilha"] = trilha
+        data["jsonld"] = jsonld.webpage(ctx.config, trilha[-1][1], data["titulo"], data["descricao"], trilha)
+        return data
+
+    return Artifact(path, template, key, context, sitemap=sitemap)
+
+
+def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> list[Artifact]:
+    fp = _collect.fingerprint
+    key = race_key(corrida)
+    trilha = [("Início", "/"), ("Projeção", SECTION_URL), (corrida.nome_cargo, corrida.url)]
+    historico = [*trilha, ("Histórico", corrida.historico_url)]
+    latest = corrida.ultima
+    artifacts = [
+        _page(
+            ctx,
+            corrida.url.lstrip("/") + "index.html",
+            "projecao_corrida.html",
+            fp(key, *others),
+            trilha,
+            lambda: projecao_view.race_page(ctx, corrida),
+        ),
+        _page(
+            ctx,
+            corrida.historico_url.lstrip("/") + "index.html",
+            "projecao_historico.html",
+            fp(key),
+            historico,
+            lambda: projecao_view.history_page(ctx, corrida),
+        ),
+        raw(
+            corrida.api_url.lstrip("/"),
+            latest.saida_sha256,
+            _bytes_of(corrida.raiz, f"{corrida.dados}/{latest.nome}/{SAIDA}"),
+        ),
+    ]
+    previous: Captura | None = None
+    for captura in corrida.capturas:
+        artifacts += _capture_artifacts(ctx, corrida, captura, previous, historico)
+        previous = captura
+    return artifacts
+
+
+def _capture_artifacts(
+    ctx: SiteContext,
+    corrida: Corrida,
+    captura: Captura,
+    previous: Captura | None,
+    trilha: list[tuple[str, str]],
+) -> list[Artifact]:
+    url = corrida.captura_url(captura)
+    base = url.lstrip("/")
+    files = [raw(base + a.nome, a.sha256, _bytes_of(corrida.raiz, a.caminho)) for a in captura.arquivos]
+    sums = projecao_view.checksums(captura)
+    files.append(raw(base + CHECKSUMS, _collect.fingerprint(sums.decode("utf-8")), lambda: sums))
+    page = _page(
+        ctx,
+        base + "index.html",
+        "projecao_captura.html",
+        _collect.fingerprint(
+            corrida.id,
+            corrida.titulo,
+            previous.nome if previous else "-",
+            *(f"{a.nome}:{a.sha256}" for a in captura.arquivos),
+        ),
+        [*trilha, (projecao_view.capture_label(ctx, captura), url)],
+        lambda: projecao_view.capture_page(ctx, corrida, captura, previous),
+        sitemap=False,  # thousands of data listings: the race page and its history are the entry points
+    )
+    return [page, *files]
 
 
 def plan(ctx: SiteContext) -> list[Artifact]:
     """The projection pages, API files and history downloads of every race."""
-    return []
+    others = [f"{c.id}|{c.titulo}" for c in ctx.projecoes]  # each race page links to the others
+    artifacts: list[Artifact] = []
+    for corrida in ctx.projecoes:
+        artifacts += _race_artifacts(ctx, corrida, others)
+    if ctx.projecoes:
+        artifacts.append(
+            raw(
+                API_INDEX,
+                _collect.fingerprint(ctx.config.url_base, *headline_keys(ctx)),
+                lambda: projecao_view.api_index(ctx),
+            )
+        )
+    return artifacts
+
+
+def headlines(ctx: SiteContext) -> list[dict[str, Any]]:
+    """Each race's headline for the home page (empty list when no race has readings)."""
+    return projecao_view.headlines(ctx)
+
+
+def section_context(ctx: SiteContext) -> dict[str, Any]:
+    """Extra context of the section page `/projecao/`: the races and their headlines."""
+    return projecao_view.section_context(ctx)

@@ -1,0 +1,150 @@
+"""A real browser (Debian's headless chromium) opens the built projection pages served on loopback:
+the numbers it shows equal `saida.json`, and a screenshot is saved in the test's output folder."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import threading
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobs.serve import make_server
+from site_builder.build import build_site
+
+CHROMIUM = shutil.which("chromium")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium (pacote Debian) não está instalado: teste do navegador pulado"
+)
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+class _Numbers(HTMLParser):
+    """data-campo -> (data-valor, text shown) of every number element in the DOM."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: dict[str, tuple[str, str]] = {}
+        self._open: list[tuple[str, str, str, list[str]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if a.get("data-campo") is not None:
+            self._open.append((tag, a["data-campo"] or "", a.get("data-valor") or "", []))
+
+    def handle_data(self, data: str) -> None:
+        for _, _, _, parts in self._open:
+            parts.append(data)
+
+    def handle_endtag(self, tag: str) -> None:
+        if self._open and self._open[-1][0] == tag:
+            _, campo, valor, parts = self._open.pop()
+            self.found[campo] = (valor, "".join(parts).strip())
+
+
+def numbers(dom: str) -> dict[str, tuple[str, str]]:
+    parser = _Numbers()
+    parser.feed(dom)
+    return parser.found
+
+
+def pct(value: float) -> str:
+    return f"{value:.2f}".replace(".", ",") + "%"
+
+
+def votes(value: int) -> str:
+    return f"{value:,d}".replace(",", ".")
+
+
+@pytest.fixture
+def site(project: Path, tmp_path: Path) -> Iterator[str]:
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    server = make_server(out, port=0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def open_page(tmp_path: Path, url: str, screenshot: Path) -> str:
+    """The DOM chromium built for `url` (and a screenshot of it, in the same run)."""
+    assert CHROMIUM is not None
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={tmp_path / 'perfil-chromium'}",
+            "--hide-scrollbars",
+            "--window-size=1280,3600",
+            f"--screenshot={screenshot}",
+            "--dump-dom",
+            url,
+        ],
+        capture_output=True,
+        timeout=90,
+        check=True,
+    )
+    assert screenshot.read_bytes().startswith(PNG)
+    assert screenshot.stat().st_size > 20_000  # a rendered page, not a blank one
+    return done.stdout.decode("utf-8")
+
+
+def latest_output(project: Path, eleicao: str, race: str) -> tuple[dict[str, Any], Path]:
+    folder = project / "data" / "tse" / eleicao / race
+    name = (folder / "latest").read_text(encoding="utf-8").strip()
+    return json.loads((folder / name / "saida.json").read_bytes()), folder
+
+
+def test_browser_shows_the_numbers_of_saida_json(project: Path, site: str, tmp_path: Path) -> None:
+    saida, _ = latest_output(project, "6258", "presidente")
+    screenshot = tmp_path / "projecao-6258-presidente.png"
+    shown = numbers(open_page(tmp_path, f"{site}/projecao/6258-presidente/", screenshot))
+    assert saida["publicavel"] is True
+    for cand in saida["forecast"]["candidatos"]:
+        n = cand["numero"]
+        assert shown[f"projecao-{n}-pct"] == (repr(cand["pct"]), pct(cand["pct"]))
+        assert shown[f"projecao-{n}-min"] == (repr(cand["intervalo"][0]), pct(cand["intervalo"][0]))
+        assert shown[f"projecao-{n}-max"] == (repr(cand["intervalo"][1]), pct(cand["intervalo"][1]))
+        assert shown[f"projecao-{n}-votos"] == (
+            repr(cand["votos_projetados"]),
+            votes(cand["votos_projetados"]),
+        )
+    for cand in saida["parcial"]["candidatos"]:
+        n = cand["numero"]
+        assert shown[f"parcial-{n}-votos"] == (repr(cand["votos"]), votes(cand["votos"]))
+        assert shown[f"parcial-{n}-pct"] == (repr(cand["pct"]), pct(cand["pct"]))
+    assert shown["apurado"] == (repr(saida["apurado_pct"]), pct(saida["apurado_pct"]))
+    erro = saida["forecast"]["erro_medio_esperado"]
+    assert shown["projecao-erro-projecao"][0] == repr(erro["projecao"])
+    assert shown["projecao-erro-projecao"][1].startswith("±" + pct(erro["projecao"])[:-1])
+    assert shown["projecao-tendencia"][0] == str(saida["forecast"]["tendencia"])
+
+
+def test_browser_non_publishable_page_shows_only_the_partial(
+    project: Path, site: str, tmp_path: Path
+) -> None:
+    saida, folder = latest_output(project, "6257", "presidente")
+    assert saida["publicavel"] is False
+    first = json.loads((folder / "2026-10-04T21-36-05Z" / "saida.json").read_bytes())
+    screenshot = tmp_path / "projecao-6257-presidente.png"
+    shown = numbers(open_page(tmp_path, f"{site}/projecao/6257-presidente/", screenshot))
+    assert not [k for k in shown if k.startswith("projecao-")]
+    for cand in saida["parcial"]["candidatos"]:
+        assert shown[f"parcial-{cand['numero']}-votos"] == (repr(cand["votos"]), votes(cand["votos"]))
+    for cand in (c for c in first["forecast"]["candidatos"] if c["numero"] in (13, 22)):  # the top two
+        assert shown[f"anterior-{cand['numero']}-pct"] == (repr(cand["pct"]), pct(cand["pct"]))

@@ -1,0 +1,265 @@
+"""The projection pages built from a night of stored readings: content, history, API, incremental."""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import itertools
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from site_builder.build import build_site
+from site_builder.projecao_dados import UF_NOMES
+from tests.projecao.noite import runoff_capture, set_latest
+
+RUNOFF = "projecao/6258-presidente/index.html"
+FIRST_ROUND = "projecao/6257-presidente/index.html"
+GOVERNOR = "projecao/6259-governador-pa/index.html"
+
+
+def saidas(project: Path, eleicao: str, race: str) -> dict[str, dict[str, object]]:
+    folder = project / "data" / "tse" / eleicao / race
+    return {
+        p.name: json.loads((p / "saida.json").read_bytes()) for p in sorted(folder.iterdir()) if p.is_dir()
+    }
+
+
+def br(value: float) -> str:
+    """Two decimals with a comma (written independently of site_builder.br_format)."""
+    return f"{value:.2f}".replace(".", ",")
+
+
+def values(page: str) -> dict[str, str]:
+    """data-campo -> data-valor of every number shown on a page."""
+    return dict(re.findall(r'data-campo="([^"]+)" data-valor="([^"]*)"', page))
+
+
+def text(page: str) -> str:
+    """The visible text of a page, tags removed, whitespace collapsed."""
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
+
+
+@pytest.fixture
+def built(project: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "public"
+    report = build_site(project, out, strict=True)  # no warning, no broken link
+    assert report.avisos == []
+    return out
+
+
+def test_each_race_has_page_history_api_and_downloads(project: Path, built: Path) -> None:
+    index = json.loads((built / "api/projecao/index.json").read_bytes())
+    assert [c["id"] for c in index["corridas"]] == [
+        "6258-presidente",
+        "6257-presidente",
+        "6259-governador-pa",
+    ]
+    for race in index["corridas"]:
+        eleicao, pasta = race["id"].split("-", 1)
+        source = project / "data" / "tse" / eleicao / pasta
+        latest = (source / "latest").read_text(encoding="utf-8").strip()
+        assert race["captura"] == latest
+        api = (built / "api/projecao" / f"{race['id']}.json").read_bytes()
+        assert api == (source / latest / "saida.json").read_bytes()  # the stored bytes, untouched
+        assert race["saida_sha256"] == hashlib.sha256(api).hexdigest()
+        assert (built / f"projecao/{race['id']}/index.html").is_file()
+        history = (built / f"projecao/{race['id']}/capturas/index.html").read_text(encoding="utf-8")
+        for capture in sorted(p for p in source.iterdir() if p.is_dir()):
+            published = built / f"projecao/{race['id']}/capturas/{capture.name}"
+            assert f'href="/projecao/{race["id"]}/capturas/{capture.name}/"' in history
+            names = sorted(p.name for p in capture.iterdir())
+            assert "saida.json" in names and "captura.json" in names
+            for name in names:
+                assert (published / name).read_bytes() == (capture / name).read_bytes(), name
+            sums = (published / "SHA256SUMS").read_text(encoding="utf-8").splitlines()
+            assert sums == [f"{hashlib.sha256((capture / n).read_bytes()).hexdigest()}  {n}" for n in names]
+            page = (published / "index.html").read_text(encoding="utf-8")
+            assert f"eleicoes auditar data/tse/{eleicao}/{pasta}/{capture.name}" in page
+            cargo = "--cargo presidente" if pasta == "presidente" else "--cargo governador --uf pa"
+            assert f"eleicoes projetar {capture.name} {cargo}" in page
+    sitemap = (built / "sitemap.xml").read_text(encoding="utf-8")
+    assert "/projecao/6258-presidente/</loc>" in sitemap
+    assert "/capturas/2026" not in sitemap  # capture listings stay out of the sitemap
+
+
+def test_publishable_runoff_page_shows_the_output(project: Path, built: Path) -> None:
+    saida = saidas(project, "6258", "presidente")["2026-10-25T20-20-00Z"]
+    page = (built / RUNOFF).read_text(encoding="utf-8")
+    shown, plain = values(page), text(page)
+    forecast = saida["forecast"]
+    assert isinstance(forecast, dict)
+    for cand in forecast["candidatos"]:
+        n = cand["numero"]
+        assert shown[f"projecao-{n}-pct"] == repr(cand["pct"])
+        assert shown[f"projecao-{n}-min"] == repr(cand["intervalo"][0])
+        assert shown[f"projecao-{n}-votos"] == repr(cand["votos_projetados"])
+    assert shown["projecao-tendencia"] == "13" and "Tendência: HELENA PRADO" in plain
+    assert forecast["definido_matematicamente"] is True and "Definido matematicamente" in plain
+    erro = forecast["erro_medio_esperado"]
+    assert shown["projecao-erro-projecao"] == repr(erro["projecao"])
+    assert shown["projecao-erro-parcial"] == repr(erro["parcial"])
+    assert f"A projeção errou em média, nos testes, ±{br(erro['projecao'])} ponto" in plain
+    assert f"a parcial bruta, na mesma faixa, errou em média ±{br(erro['parcial'])} ponto" in plain
+    assert "Confiança: alta" in plain
+    correction = (
+        f"correção da deriva das urnas tardias: +{br(forecast['correcao_pp'])} ponto para HELENA PRADO"
+    )
+    assert correction in plain
+    assert "Atualizado em 25 de outubro de 2026, 17:20:00 (horário de Brasília)" in plain
+    assert "Não é o resultado oficial." in plain and 'href="/metodologia/projecao/"' in page
+    # Decided: even every remaining vote would not let the trailing candidate overtake.
+    assert 'data-bloco="virada"' in page and "Nem todos esses votos bastariam: RUI AMARAL precisaria" in plain
+    assert float(shown["virada-necessario"]) > 100 > float(shown["virada-esperado"]) > 0
+    assert 'data-bloco="nao-publicada"' not in page
+    assert '<svg class="grafico"' in page and "<title id=" in page and "<desc id=" in page
+    assert "Válidos restantes (estimativa)" in plain
+    assert plain.count("Exterior") == 1 and "SP" in plain
+
+
+def test_non_publishable_reading_shows_only_the_partial(project: Path, built: Path) -> None:
+    readings = saidas(project, "6257", "presidente")
+    first, latest = readings["2026-10-04T21-36-05Z"], readings["2026-10-04T21-39-46Z"]
+    assert first["publicavel"] is True and latest["publicavel"] is False
+    page = (built / FIRST_ROUND).read_text(encoding="utf-8")
+    shown, plain = values(page), text(page)
+    assert 'data-bloco="projecao"' not in page and 'data-bloco="virada"' not in page
+    assert "Projeção não publicada nesta leitura" in plain
+    assert "Falta arquivo válido do TSE para parte do eleitorado: valor desconhecido" in plain
+    assert "rs: arquivo ausente" in plain
+    # The last publishable projection, with its time stamp, and none of the latest output's.
+    assert "Última projeção publicável, de 18:36:05" in plain
+    forecast_first = first["forecast"]
+    forecast_latest = latest["forecast"]
+    assert isinstance(forecast_first, dict) and isinstance(forecast_latest, dict)
+    top = {c["numero"]: c for c in forecast_first["candidatos"]}
+    assert shown["anterior-22-pct"] == repr(top[22]["pct"]) and shown["anterior-13-pct"] == repr(
+        top[13]["pct"]
+    )
+    assert not [k for k in shown if k.startswith("projecao-")]
+    for cand in forecast_latest["candidatos"]:
+        if cand["numero"] in (13, 22):  # the latest projection's numbers appear nowhere
+            assert repr(cand["pct"]) not in page and f"{br(cand['pct'])}%" not in plain
+    parcial = latest["parcial"]
+    assert isinstance(parcial, dict)
+    for cand in parcial["candidatos"]:
+        assert shown[f"parcial-{cand['numero']}-votos"] == repr(cand["votos"])
+        assert shown[f"parcial-{cand['numero']}-pct"] == repr(cand["pct"])
+    assert "Válidos restantes (estimativa)" not in plain
+
+
+def test_governor_page_in_degraded_mode(built: Path) -> None:
+    plain = text((built / GOVERNOR).read_text(encoding="utf-8"))
+    assert f"Projeção: Governador {UF_NOMES['pa']}, 1º turno de 2026" in plain
+    assert "Modo degradado" in plain
+
+
+def test_home_and_section_list_the_races(project: Path, built: Path) -> None:
+    home = text((built / "index.html").read_text(encoding="utf-8"))
+    runoff = saidas(project, "6258", "presidente")["2026-10-25T20-20-00Z"]["forecast"]
+    first_round = saidas(project, "6257", "presidente")["2026-10-04T21-39-46Z"]["parcial"]
+    assert isinstance(runoff, dict) and isinstance(first_round, dict)
+    helena = next(c for c in runoff["candidatos"] if c["numero"] == 13)
+    flavio = next(c for c in first_round["candidatos"] if c["numero"] == 22)
+    headline = f"Projeção: HELENA PRADO {br(helena['pct'])}% (±{br(helena['faixa'])} ponto)"
+    assert f"Presidente, 2º turno de 2026 : {headline}" in home
+    assert (
+        "1º turno de 2026 : Projeção não publicável agora. "
+        f"Parcial oficial: FLAVIO BOLSONARO {br(flavio['pct'])}%" in home
+    )
+    assert "Não é o resultado oficial" in home
+    section = (built / "projecao/index.html").read_text(encoding="utf-8")
+    assert section.count('<li>\n    <h2><a href="/projecao/') == 3
+    assert 'href="/api/projecao/index.json"' in section
+    assert "Ainda não há apuração em andamento" not in section
+
+
+def test_bad_readings_warn_and_keep_the_last_good_one(project: Path, tmp_path: Path) -> None:
+    race = project / "data" / "tse" / "6257" / "presidente"
+    good = "2026-10-04T21-39-46Z"
+    for name, saida in (
+        ("2026-10-04T21-45-00Z", b'{"modelo": '),
+        ("2026-10-04T21-46-00Z", b"\xff\xfe\x00"),
+        ("2026-10-04T21-47-00Z", None),
+    ):
+        shutil.copytree(race / good, race / name)
+        if saida is None:
+            (race / name / "saida.json").unlink()
+        else:
+            (race / name / "saida.json").write_bytes(saida)
+        set_latest(race, name)
+    (race / "rascunho").mkdir()
+    out = tmp_path / "public"
+    report = build_site(project, out)
+    avisos = "\n".join(report.avisos)
+    assert "2026-10-04T21-45-00Z/saida.json: JSON inválido" in avisos
+    assert "2026-10-04T21-46-00Z/saida.json: o arquivo não está em UTF-8" in avisos
+    assert "2026-10-04T21-47-00Z: leitura sem saida.json" in avisos
+    assert "rascunho: nome inesperado" in avisos
+    page = text((out / FIRST_ROUND).read_text(encoding="utf-8"))
+    assert "Atualizado em 4 de outubro de 2026, 18:39:46" in page
+    assert not (out / "projecao/6257-presidente/capturas/2026-10-04T21-45-00Z").exists()
+    # The pointer is gone or garbage: the newest readable capture is shown, with a warning.
+    (race / "latest").write_bytes(b"\x00lixo")
+    report = build_site(project, out)
+    assert any("latest: ponteiro ausente ou inválido" in a for a in report.avisos)
+
+
+def test_latest_pointer_is_the_commit_point(project: Path, tmp_path: Path) -> None:
+    race = project / "data" / "tse" / "6258" / "presidente"
+    set_latest(race, "2026-10-25T20-10-00Z")
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    page = text((out / RUNOFF).read_text(encoding="utf-8"))
+    assert "Atualizado em 25 de outubro de 2026, 17:10:00" in page
+    assert "Para a virada, RUI AMARAL precisa de mais de" in page
+    assert not (out / "projecao/6258-presidente/capturas/2026-10-25T20-20-00Z").exists()
+
+
+def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    others = {p: p.stat().st_mtime_ns for p in out.rglob("*") if p.is_file() and "/6258-" not in str(p)}
+    race = project / "data" / "tse" / "6258" / "presidente"
+    name = runoff_capture(race, 3, 99.0)
+    set_latest(race, name)
+    report = build_site(project, out, strict=True)
+    base = "projecao/6258-presidente/"
+    new_files = [*sorted(p.name for p in (race / name).iterdir()), "SHA256SUMS", "index.html"]
+    expected = {
+        base + "index.html",
+        base + "capturas/index.html",
+        "api/projecao/6258-presidente.json",
+        *(f"{base}capturas/{name}/{f}" for f in new_files),
+        # listings that show each race's headline, and the sitemap
+        "index.html",
+        "projecao/index.html",
+        "api/projecao/index.json",
+    }
+    assert set(report.renderizados) == expected
+    assert "Atualizado em 25 de outubro de 2026, 17:30:00" in text((out / RUNOFF).read_text(encoding="utf-8"))
+    touched = [p for p, m in others.items() if p.stat().st_mtime_ns != m]
+    assert sorted(str(p.relative_to(out)) for p in touched) == [
+        "api/projecao/index.json",
+        "index.html",
+        "projecao/index.html",
+    ]
+    again = build_site(project, out, strict=True)
+    assert again.renderizados == [] and again.escritos == []
+
+
+def test_every_projection_page_is_accessible_html(built: Path) -> None:
+    pages = sorted((built / "projecao").rglob("*.html"))
+    assert len(pages) > 10
+    for page in pages:
+        source = page.read_text(encoding="utf-8")
+        assert source.startswith('<!doctype html>\n<html lang="pt-BR">'), page
+        assert source.count("<h1>") == 1, page
+        assert 'class="aviso-projecao" role="note"' in source or page.name != "index.html", page
+        assert 'href="/metodologia/projecao/"' in source, page
+    race = (built / RUNOFF).read_text(encoding="utf-8")
+    headings = re.findall(r"<h([1-6])[ >]", race)
+    assert headings[0] == "1" and all(int(b) - int(a) <= 1 for a, b in itertools.pairwise(headings))
