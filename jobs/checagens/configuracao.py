@@ -1,0 +1,200 @@
+"""The `[checagens]` section of `eleicoes.toml` for capture, collectors, claim memory and drafts.
+
+An empty section works: no collectors, rule-based analysis, local sources only, no network at
+import time. Keys this module does not know are left to the other desk modules (no error).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobs.analise.config import CONFIG_FILE, ConfigSectionError, ler_secao
+from jobs.checagens import regras
+
+_Erro = ConfigSectionError
+
+ID_CANDIDATO = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+PLATAFORMAS = tuple(regras.PLATAFORMAS)  # the check front matter's list (one place)
+
+
+@dataclass(frozen=True)
+class Coletor:
+    """One public feed (RSS/Atom) of a candidate, read on a schedule."""
+
+    candidato: str
+    url: str
+    plataforma: str = "youtube"
+
+
+@dataclass(frozen=True)
+class ConfigMemoria:
+    """Claim memory: similarity thresholds and the optional embeddings backend."""
+
+    limiar_alto: float = 0.5  # at or above: suggested as a new occurrence of the existing check
+    limiar_baixo: float = 0.3  # at or above: shown as a similar check, for the editor's reference
+    ngrama_min: int = 3
+    ngrama_max: int = 5
+    embeddings: str = ""  # "" = TF-IDF only; "openai" = the [analise] endpoint's /embeddings
+    modelo_embeddings: str = "text-embedding-3-small"
+    peso_embeddings: float = 0.5  # share of the embedding cosine in the combined score
+
+
+@dataclass(frozen=True)
+class ConfigBusca:
+    """Web search for drafts: "" = local sources only; "web" = a SearXNG-style JSON endpoint at `url`."""
+
+    backend: str = ""
+    url: str = ""
+    resultados: int = 5
+
+
+@dataclass(frozen=True)
+class ConfigChecagens:
+    """Typed `[checagens]` for the capture, triage, memory, queue and draft jobs."""
+
+    dados_dir: str = "data/redes"
+    conteudo_dir: str = "content/checagens"
+    candidatos_dir: str = "content/candidatos"
+    tempo_limite_s: float = 20.0
+    tamanho_maximo_mb: float = 20.0  # a page larger than this is refused (nothing written)
+    tamanho_maximo_midia_mb: float = 300.0
+    user_agent: str = "eleicoes-checagens/0.1 (arquivo de checagem; contato na página do site)"
+    transcrever_videos: bool = True
+    whisper_modelo: str = ""  # folder or faster-whisper name; "" = the packaged base model
+    whisper_cache: str = ".cache/whisper-base"
+    max_novos_por_coleta: int = 20
+    memoria: ConfigMemoria = field(default_factory=ConfigMemoria)
+    busca: ConfigBusca = field(default_factory=ConfigBusca)
+    coletores: tuple[Coletor, ...] = ()
+
+    def raiz(self, base: Path) -> Path:
+        """Folder of the captures, under the project root `base`."""
+        return base / self.dados_dir
+
+
+def _texto(secao: str, raw: Mapping[str, Any], chave: str, padrao: str) -> str:
+    valor = raw.get(chave, padrao)
+    if not isinstance(valor, str):
+        raise _Erro(f"[{secao}] {chave}: deve ser um texto, não {valor!r}")
+    return valor.strip()
+
+
+def _numero(
+    secao: str, raw: Mapping[str, Any], chave: str, padrao: float, minimo: float, maximo: float
+) -> float:
+    valor = raw.get(chave, padrao)
+    if isinstance(valor, bool) or not isinstance(valor, int | float):
+        raise _Erro(f"[{secao}] {chave}: deve ser um número, não {valor!r}")
+    if not minimo <= valor <= maximo:
+        raise _Erro(f"[{secao}] {chave}: deve estar entre {minimo:g} e {maximo:g}, não {valor!r}")
+    return float(valor)
+
+
+def _inteiro(secao: str, raw: Mapping[str, Any], chave: str, padrao: int, minimo: int, maximo: int) -> int:
+    valor = raw.get(chave, padrao)
+    if isinstance(valor, bool) or not isinstance(valor, int):
+        raise _Erro(f"[{secao}] {chave}: deve ser um número inteiro, não {valor!r}")
+    if not minimo <= valor <= maximo:
+        raise _Erro(f"[{secao}] {chave}: deve estar entre {minimo} e {maximo}, não {valor!r}")
+    return valor
+
+
+def _tabela(secao: str, raw: Mapping[str, Any], chave: str) -> Mapping[str, Any]:
+    valor = raw.get(chave, {})
+    if not isinstance(valor, dict):
+        raise _Erro(f"[{secao}] {chave}: deve ser uma tabela [{secao}.{chave}]")
+    return valor
+
+
+def _memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
+    s = "checagens.memoria"
+    padrao = ConfigMemoria()
+    memoria = ConfigMemoria(
+        limiar_alto=_numero(s, raw, "limiar_alto", padrao.limiar_alto, 0.0, 1.0),
+        limiar_baixo=_numero(s, raw, "limiar_baixo", padrao.limiar_baixo, 0.0, 1.0),
+        ngrama_min=_inteiro(s, raw, "ngrama_min", padrao.ngrama_min, 1, 10),
+        ngrama_max=_inteiro(s, raw, "ngrama_max", padrao.ngrama_max, 1, 10),
+        embeddings=_texto(s, raw, "embeddings", padrao.embeddings),
+        modelo_embeddings=_texto(s, raw, "modelo_embeddings", padrao.modelo_embeddings),
+        peso_embeddings=_numero(s, raw, "peso_embeddings", padrao.peso_embeddings, 0.0, 1.0),
+    )
+    if memoria.limiar_baixo > memoria.limiar_alto:
+        raise _Erro(f"[{s}] limiar_baixo não pode ser maior que limiar_alto")
+    if memoria.ngrama_min > memoria.ngrama_max:
+        raise _Erro(f"[{s}] ngrama_min não pode ser maior que ngrama_max")
+    if memoria.embeddings not in ("", "openai"):
+        raise _Erro(f'[{s}] embeddings: use "" (desligado) ou "openai", não {memoria.embeddings!r}')
+    return memoria
+
+
+def _busca(raw: Mapping[str, Any]) -> ConfigBusca:
+    s = "checagens.busca"
+    busca = ConfigBusca(
+        backend=_texto(s, raw, "backend", ""),
+        url=_texto(s, raw, "url", ""),
+        resultados=_inteiro(s, raw, "resultados", 5, 1, 50),
+    )
+    if busca.backend not in ("", "web"):
+        raise _Erro(f'[{s}] backend: use "" (só fontes locais) ou "web", não {busca.backend!r}')
+    if busca.backend and not busca.url.startswith(("http://", "https://")):
+        raise _Erro(f"[{s}] url: endereço http(s) obrigatório com backend {busca.backend!r}")
+    return busca
+
+
+def _coletores(raw: Any) -> tuple[Coletor, ...]:
+    if not isinstance(raw, list):
+        raise _Erro("[checagens] coletores: use [[checagens.coletores]] (lista de tabelas)")
+    saida = []
+    for n, item in enumerate(raw, start=1):
+        s = f"checagens.coletores #{n}"
+        if not isinstance(item, dict):
+            raise _Erro(f"[{s}]: deve ser uma tabela")
+        coletor = Coletor(
+            candidato=_texto(s, item, "candidato", ""),
+            url=_texto(s, item, "url", ""),
+            plataforma=_texto(s, item, "plataforma", "youtube"),
+        )
+        if not ID_CANDIDATO.match(coletor.candidato):
+            raise _Erro(f"[{s}] candidato: id inválido {coletor.candidato!r} (ex.: helena-prado)")
+        if not coletor.url.startswith(("http://", "https://")):
+            raise _Erro(f"[{s}] url: endereço http(s) do feed obrigatório")
+        if coletor.plataforma not in PLATAFORMAS:
+            raise _Erro(f"[{s}] plataforma: {coletor.plataforma!r} não existe; use {list(PLATAFORMAS)}")
+        saida.append(coletor)
+    return tuple(saida)
+
+
+def config_checagens(raw: Mapping[str, Any]) -> ConfigChecagens:
+    """Validate a raw `[checagens]` table; ConfigSectionError (Portuguese) on any problem."""
+    s = "checagens"
+    padrao = ConfigChecagens()
+    transcrever = raw.get("transcrever_videos", True)
+    if not isinstance(transcrever, bool):
+        raise _Erro(f"[{s}] transcrever_videos: use true ou false, não {transcrever!r}")
+    return ConfigChecagens(
+        dados_dir=_texto(s, raw, "dados_dir", padrao.dados_dir) or padrao.dados_dir,
+        conteudo_dir=_texto(s, raw, "conteudo_dir", padrao.conteudo_dir) or padrao.conteudo_dir,
+        candidatos_dir=_texto(s, raw, "candidatos_dir", padrao.candidatos_dir) or padrao.candidatos_dir,
+        tempo_limite_s=_numero(s, raw, "tempo_limite_s", padrao.tempo_limite_s, 0.01, 600),
+        tamanho_maximo_mb=_numero(s, raw, "tamanho_maximo_mb", padrao.tamanho_maximo_mb, 0.001, 2000),
+        tamanho_maximo_midia_mb=_numero(
+            s, raw, "tamanho_maximo_midia_mb", padrao.tamanho_maximo_midia_mb, 0.001, 20000
+        ),
+        user_agent=_texto(s, raw, "user_agent", padrao.user_agent) or padrao.user_agent,
+        transcrever_videos=transcrever,
+        whisper_modelo=_texto(s, raw, "whisper_modelo", padrao.whisper_modelo),
+        whisper_cache=_texto(s, raw, "whisper_cache", padrao.whisper_cache) or padrao.whisper_cache,
+        max_novos_por_coleta=_inteiro(s, raw, "max_novos_por_coleta", padrao.max_novos_por_coleta, 1, 1000),
+        memoria=_memoria(_tabela(s, raw, "memoria")),
+        busca=_busca(_tabela(s, raw, "busca")),
+        coletores=_coletores(raw.get("coletores", [])),
+    )
+
+
+def carregar_config_checagens(caminho: Path = CONFIG_FILE) -> ConfigChecagens:
+    """`[checagens]` of the configuration file (defaults when absent); ConfigSectionError when invalid."""
+    return config_checagens(ler_secao("checagens", caminho))

@@ -1,0 +1,318 @@
+"""Claim memory: a new claim is matched against the published checks (seed: "Memória de checagens").
+
+Score: cosine of character n-gram TF-IDF vectors, optionally mixed with the cosine of sentence
+embeddings (`[checagens.memoria] embeddings = "openai"`). At or above `limiar_alto`, a claim by the
+same candidate is suggested as a new occurrence of the existing check; an editor confirms it with
+`eleicoes checagens memoria confirmar`, which appends the occurrence to the check's front matter
+and leaves every other byte of the file as it was.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+import openai
+
+from jobs.analise.config import ConfigAnalise
+from jobs.analise.llm import ErroAnalise
+from jobs.checagens import ocorrencias_toml, regras
+from jobs.checagens.acervo import (
+    AfirmacaoSalva,
+    CapturaSalva,
+    Decisao,
+    DeskError,
+    achar_afirmacao,
+    agora_iso,
+    registrar_decisoes,
+)
+from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
+from jobs.checagens.similaridade import IndiceTfidf
+from site_builder.errors import ContentError
+from site_builder.frontmatter import parse_front_matter
+from site_builder.records import Fonte, Ocorrencia
+
+SUGESTAO_OCORRENCIA = "ocorrencia"
+SUGESTAO_PARECIDA = "parecida"
+
+
+@dataclass(frozen=True)
+class ChecagemPublicada:
+    """What the memory needs from a published check file."""
+
+    id: str
+    slug: str
+    afirmacao: str
+    veredito: str
+    candidato: str
+    arquivo: Path
+    urls_ocorrencias: frozenset[str] = frozenset()
+
+
+def carregar_publicadas(conteudo_dir: Path) -> tuple[list[ChecagemPublicada], list[str]]:
+    """Published checks of `content/checagens/` approved by a second person (drafts, checks in
+    review and self-approved files never enter memory)."""
+    checagens: list[ChecagemPublicada] = []
+    avisos: list[str] = []
+    for caminho in sorted(conteudo_dir.glob("*.md")) if conteudo_dir.is_dir() else []:
+        try:
+            dados = caminho.read_bytes()
+            texto = dados.decode("utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            avisos.append(f"{caminho}: ignorada pela memória: {exc}")
+            continue
+        # The desk's own rules decide what is a published verdict (two-person rule included).
+        lida = regras.ler_checagem(texto, Fonte(str(caminho), hashlib.sha256(dados).hexdigest()))
+        checagem = lida.checagem
+        if checagem is None:
+            motivo = "; ".join(p.mensagem for p in lida.problemas)
+            avisos.append(f"{caminho}: ignorada pela memória: {motivo}")
+            continue
+        if checagem.status != "publicada" or lida.problemas or lida.aprovacao:
+            continue
+        checagens.append(
+            ChecagemPublicada(
+                id=checagem.id,
+                slug=checagem.slug,
+                afirmacao=checagem.afirmacao.strip(),
+                veredito=checagem.veredito,
+                candidato=checagem.candidato,
+                arquivo=caminho,
+                urls_ocorrencias=frozenset(o.url for o in checagem.ocorrencias),
+            )
+        )
+    return checagens, avisos
+
+
+# --- optional embeddings --------------------------------------------------------------------------
+
+
+class Embeddings(Protocol):
+    """Sentence embeddings: one row per text (any scale; rows are L2-normalised by the memory)."""
+
+    def vetores(self, textos: Sequence[str]) -> npt.NDArray[np.float64]:
+        """Embedding matrix of `textos`, one row each."""
+        ...
+
+
+class EmbeddingsOpenAI:
+    """Embeddings from the OpenAI-compatible endpoint of `[analise]` (`/embeddings`)."""
+
+    def __init__(self, config: ConfigAnalise, modelo: str) -> None:
+        self.config = config
+        self.modelo = modelo
+
+    def vetores(self, textos: Sequence[str]) -> npt.NDArray[np.float64]:
+        """One request per call; ErroAnalise (Portuguese) when the endpoint fails."""
+        from jobs.analise.llm import _chave  # the same key rule as chat requests
+
+        cliente = openai.OpenAI(
+            base_url=self.config.base_url,
+            api_key=_chave(self.config),
+            timeout=self.config.tempo_limite_s,
+            max_retries=max(0, self.config.tentativas - 1),
+        )
+        try:
+            resposta = cliente.embeddings.create(model=self.modelo, input=list(textos))
+        except openai.OpenAIError as exc:
+            raise ErroAnalise(f"embeddings indisponíveis em {self.config.base_url}: {exc}") from exc
+        dados = sorted(resposta.data, key=lambda d: d.index)
+        if len(dados) != len(textos):
+            raise ErroAnalise(f"embeddings: esperava {len(textos)} vetores, vieram {len(dados)}")
+        return np.array([d.embedding for d in dados], dtype=np.float64)
+
+
+def _normalizar_linhas(matriz: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    normas = np.linalg.norm(matriz, axis=1, keepdims=True)
+    saida: npt.NDArray[np.float64] = np.divide(matriz, normas, out=np.zeros_like(matriz), where=normas > 0)
+    return saida
+
+
+# --- matching -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Semelhante:
+    """A published check similar to a claim, with the score and what the desk should do."""
+
+    checagem: ChecagemPublicada
+    similaridade: float  # combined score used against the thresholds
+    tfidf: float
+    embeddings: float | None
+    sugestao: str  # "ocorrencia" (same candidate, >= limiar_alto) | "parecida"
+
+
+class Memoria:
+    """Published checks indexed for matching new claims."""
+
+    def __init__(
+        self,
+        checagens: Sequence[ChecagemPublicada],
+        config: ConfigMemoria,
+        embeddings: Embeddings | None = None,
+    ) -> None:
+        self.checagens = list(checagens)
+        self.config = config
+        self.indice = IndiceTfidf([c.afirmacao for c in self.checagens], config.ngrama_min, config.ngrama_max)
+        self.avisos: list[str] = []
+        self._embeddings = embeddings
+        self._matriz: npt.NDArray[np.float64] | None = None
+        if embeddings is not None and self.checagens:
+            try:
+                self._matriz = _normalizar_linhas(embeddings.vetores([c.afirmacao for c in self.checagens]))
+            except ErroAnalise as exc:
+                self.avisos.append(f"memória só com TF-IDF: {exc}")
+                self._embeddings = None
+
+    def notas(self, texto: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
+        """(TF-IDF cosine, embedding cosine or None) of `texto` against every check."""
+        tfidf = self.indice.similaridades(texto)
+        if self._embeddings is None or self._matriz is None:
+            return tfidf, None
+        try:
+            vetor = _normalizar_linhas(self._embeddings.vetores([texto]))[0]
+        except ErroAnalise as exc:
+            self.avisos.append(f"memória só com TF-IDF para uma afirmação: {exc}")
+            return tfidf, None
+        return tfidf, np.clip(self._matriz @ vetor, 0.0, 1.0)
+
+    def buscar(self, texto: str, candidato: str = "", k: int = 3) -> list[Semelhante]:
+        """Up to `k` checks scoring at least `limiar_baixo`, best first (ties by check id)."""
+        if not self.checagens:
+            return []
+        tfidf, emb = self.notas(texto)
+        peso = self.config.peso_embeddings if emb is not None else 0.0
+        combinada = (1.0 - peso) * tfidf + (peso * emb if emb is not None else 0.0)
+        ordem = sorted(range(len(self.checagens)), key=lambda i: (-combinada[i], self.checagens[i].id))
+        saida = []
+        for i in ordem[:k]:
+            nota = round(float(combinada[i]), 4)
+            if nota < self.config.limiar_baixo:
+                break
+            checagem = self.checagens[i]
+            # an occurrence belongs to the same claimant: the check's ClaimReview names its author
+            mesma_pessoa = bool(candidato) and candidato == checagem.candidato
+            sugestao = (
+                SUGESTAO_OCORRENCIA if nota >= self.config.limiar_alto and mesma_pessoa else SUGESTAO_PARECIDA
+            )
+            saida.append(
+                Semelhante(
+                    checagem,
+                    nota,
+                    round(float(tfidf[i]), 4),
+                    None if emb is None else round(float(emb[i]), 4),
+                    sugestao,
+                )
+            )
+        return saida
+
+
+def memoria_do_projeto(
+    raiz: Path, config: ConfigChecagens, config_analise: ConfigAnalise | None = None
+) -> tuple[Memoria, list[str]]:
+    """The memory over the project's published checks, and warnings (unreadable files...)."""
+    checagens, avisos = carregar_publicadas(raiz / config.conteudo_dir)
+    embeddings: Embeddings | None = None
+    if config.memoria.embeddings == "openai":
+        embeddings = EmbeddingsOpenAI(config_analise or ConfigAnalise(), config.memoria.modelo_embeddings)
+    memoria = Memoria(checagens, config.memoria, embeddings)
+    return memoria, avisos + memoria.avisos
+
+
+# --- confirming an occurrence ------------------------------------------------------------------
+
+
+def data_da_postagem(captura: CapturaSalva) -> dt.datetime:
+    """When the post was published (its metadata), else when it was captured; always aware."""
+    texto = captura.publicado_em.strip()
+    if texto:
+        try:
+            data = dt.datetime.fromisoformat(texto.replace("Z", "+00:00"))
+        except ValueError:
+            pass
+        else:
+            return data if data.tzinfo else data.replace(tzinfo=dt.UTC)
+    return captura.capturado_em
+
+
+def ocorrencia_de(afirmacao: AfirmacaoSalva, raiz: Path) -> Ocorrencia:
+    """The occurrence (6a's `[[ocorrencias]]` record) of the post a stored claim came from."""
+    captura = afirmacao.captura
+    return Ocorrencia(
+        url=captura.url,
+        plataforma=captura.plataforma,
+        data=data_da_postagem(captura).replace(microsecond=0),
+        arquivo=captura.caminho_arquivo(raiz),
+        alcance=captura.alcance,
+    )
+
+
+def achar_checagem(conteudo_dir: Path, id_checagem: str) -> Path:
+    """The check file whose front matter id (or file name) is `id_checagem`; DeskError otherwise."""
+    for caminho in sorted(conteudo_dir.glob("*.md")):
+        try:
+            meta = parse_front_matter(caminho.read_text(encoding="utf-8"), str(caminho))
+        except (ContentError, OSError, UnicodeDecodeError):
+            continue
+        if meta.get("id") == id_checagem or caminho.stem == id_checagem:
+            return caminho
+    raise DeskError(f"checagem {id_checagem!r} não encontrada em {conteudo_dir}")
+
+
+def confirmar_ocorrencia(
+    raiz: Path,
+    config: ConfigChecagens,
+    id_afirmacao: str,
+    id_checagem: str,
+    editor: str,
+    agora: dt.datetime | None = None,
+) -> Path:
+    """Record a claim as a new occurrence of a published check (editor's confirmation).
+
+    Appends `[[ocorrencias]]` to the check file through `ocorrencias_toml` (atomic; every other
+    byte of the file stays as it was) and logs the
+    decision in `data/redes/decisoes.jsonl`. Returns the check file. DeskError (Portuguese) when
+    the claim or check is missing, the check is not published, or the post is already listed.
+    """
+    if not editor.strip():
+        raise DeskError("informe quem confirma a ocorrência (--editor)")
+    dados = raiz / config.dados_dir
+    afirmacao = achar_afirmacao(dados, id_afirmacao)
+    caminho = achar_checagem(raiz / config.conteudo_dir, id_checagem)
+    texto = caminho.read_text(encoding="utf-8")
+    meta = parse_front_matter(texto, str(caminho))
+    status = meta.get("status")
+    if status != "publicada":
+        raise DeskError(f"{caminho}: só checagens publicadas recebem ocorrências (status: {status!r})")
+    dono, autor_post = meta.get("candidato", ""), afirmacao.captura.candidato
+    if dono and autor_post and dono != autor_post:
+        raise DeskError(
+            f"{caminho}: a checagem é de {dono!r} e o post é de {autor_post!r}; "
+            "uma ocorrência precisa ser da mesma pessoa"
+        )
+    existentes = meta.get("ocorrencias", [])
+    if isinstance(existentes, list) and any(
+        isinstance(o, dict) and o.get("url") == afirmacao.captura.url for o in existentes
+    ):
+        raise DeskError(f"{caminho}: o post {afirmacao.captura.url} já é uma ocorrência desta checagem")
+    try:
+        ocorrencias_toml.acrescentar_ocorrencia_arquivo(caminho, ocorrencia_de(afirmacao, raiz))
+    except ocorrencias_toml.OcorrenciaInvalidaError as exc:
+        raise DeskError(f"{exc}; nada foi alterado") from exc
+    decisao = Decisao(
+        afirmacao.id, "ocorrencia_confirmada", agora_iso(agora), editor.strip(), str(meta.get("id", ""))
+    )
+    registrar_decisoes(dados, [decisao])
+    return caminho
+
+
+def pontuacao_legivel(valor: float) -> str:
+    """A similarity as a Portuguese percentage for the CLI (0,83 -> '83%')."""
+    return f"{math.floor(valor * 100 + 0.5)}%"
