@@ -62,6 +62,11 @@ def make_site(root: Path, pages: int) -> float:
             f'veredito = "{VERDICTS[i % 5]}"\ncandidato = "{("helena-prado", "rui-amaral")[i % 2]}"\n'
             'status = "publicada"\nautor = "editor-a"\nrevisor = "editor-b"\n'
             f"publicado_em = 2026-10-{day:02d}T{i % 24:02d}:{i % 60:02d}:00-03:00\ndemonstracao = true\n"
+            '\n[[fontes]]\nurl = "https://www.ibge.gov.br/"\ntitulo = "IBGE"\nacessado_em = 2026-09-30\n'
+            f'\n[[ocorrencias]]\nurl = "https://redes.example/p/{i}"\nplataforma = "instagram"\n'
+            f'data = 2026-09-30T12:00:00-03:00\narquivo = "data/redes/bench/{i}.warc.gz"\nalcance = {i}\n'
+            '\n[[historico]]\ntipo = "enviada"\ndata = 2026-09-30T13:00:00-03:00\npessoa = "editor-a"\n'
+            '\n[[historico]]\ntipo = "aprovada"\ndata = 2026-09-30T14:00:00-03:00\npessoa = "editor-b"\n'
             "+++\n\n" + BODY.format(i=i, pct=i % 40, a=1000 + i, b=1000 + i + i % 40)
         )
         total += (checks / f"bench-{i:05d}.md").write_bytes(text.encode("utf-8"))

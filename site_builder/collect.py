@@ -10,24 +10,30 @@ import datetime as dt
 import hashlib
 import os
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
-from jobs.vereditos import VEREDITOS
+from jobs.checagens import regras
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
 from site_builder.errors import BuildError, ContentError
 from site_builder.frontmatter import parse_front_matter
-from site_builder.records import Candidato, Checagem, Fonte, Pagina, SiteContext
+from site_builder.records import (
+    Candidato,
+    Checagem,
+    ChecagemResumo,
+    CopiaArquivada,
+    Correcao,
+    Fonte,
+    Pagina,
+    SiteContext,
+)
 from site_builder.state import BuildState
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
-CHECK_STATUSES = ("rascunho", "em_revisao", "publicada")
 
 
 @dataclass
@@ -43,6 +49,10 @@ class Reader:
 
     def parse(self, path: str, parser: Callable[[str, str], Any]) -> tuple[Any, Fonte] | None:
         """Read and parse one source (or take both from the cache); None after recording an error."""
+        return self.parse_fonte(path, lambda text, fonte: parser(text, fonte.caminho))
+
+    def parse_fonte(self, path: str, parser: Callable[[str, Fonte], Any]) -> tuple[Any, Fonte] | None:
+        """Like `parse`, for parsers that keep the source (path and checksum) in what they return."""
         rel = path  # relative to the root, POSIX separators; strings, as pathlib is slow over 10,000 files
         full = f"{self.root}/{rel}"  # plain strings: pathlib costs add up over 10,000 files
         digest, data, cached = self.cache.read(full, rel)
@@ -52,15 +62,30 @@ class Reader:
             return cached.parsed, fonte
         assert data is not None
         try:
-            parsed = parser(data.decode("utf-8"), rel)
-        except UnicodeDecodeError:
-            self.erros.append(f"{rel}: o arquivo não está em UTF-8")
+            parsed = parser(data.decode("utf-8"), fonte)
+        except UnicodeDecodeError as exc:
+            self.erros.append(
+                f"{rel}: o arquivo não está em UTF-8 (byte inválido na posição {exc.start}); salve-o em UTF-8"
+            )
             return None
         except ContentError as exc:
             self.erros.append(str(exc))
             return None
         self.cache.store(full, rel, digest, parsed)
         return parsed, fonte
+
+    def binary(self, path: str) -> Fonte | None:
+        """Record a file copied as is (an archived copy) as a source; None if it does not exist."""
+        full = f"{self.root}/{path}"
+        try:
+            digest, _data, cached = self.cache.read(full, path)
+        except OSError:  # missing, a folder, unreadable: the link is left out
+            return None
+        if cached is None:
+            self.cache.store(full, path, digest, None)
+        fonte = Fonte(path, digest)
+        self.fontes.append(fonte)
+        return fonte
 
     def markdown(self, path: str) -> tuple[dict[str, Any], Fonte] | None:
         return self.parse(path, parse_front_matter)
@@ -99,87 +124,122 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
     )
 
 
-def _as_datetime(value: object, tz: ZoneInfo) -> dt.datetime | None:
-    # TOML gives real dates; a bare date or a naive time is read as Brasília time.
-    if isinstance(value, dt.datetime):
-        return value if value.tzinfo else value.replace(tzinfo=tz)
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day, tzinfo=tz)
-    return None
+def _candidatos(reader: Reader) -> dict[str, Candidato]:
+    candidatos: dict[str, Candidato] = {}
+    for path in _files(reader.root, "content/candidatos", ".toml"):
+        parsed = reader.parse_fonte(path, regras.ler_candidato)
+        if parsed is None:
+            continue
+        lido: regras.CandidatoLido = parsed[0]
+        reader.erros += [str(p) for p in lido.problemas]
+        if lido.candidato is not None:
+            candidatos[lido.candidato.id] = lido.candidato
+    return candidatos
 
 
-def _parse_toml(text: str, path: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ContentError(path, f"TOML inválido: {exc}") from exc
+# What the build cache keeps per check file: a flat dict of strings, dates and booleans. Such a
+# dict is never tracked by the garbage collector, so 10,000 of them unpickle as fast as the
+# front matter did (tuples would be tracked and slow every rebuild down).
+_SEP = "\x1f"  # between list items: a control character no valid field may contain
 
 
-def _candidato(reader: Reader, path: str) -> Candidato | None:
-    parsed = reader.parse(path, _parse_toml)
-    if parsed is None:
-        return None
-    meta, fonte = parsed
-    cor = reader.text_field(meta, "cor", fonte)
-    if cor and not re.fullmatch(r"#[0-9a-fA-F]{6}", cor):
-        reader.erros.append(f"{fonte.caminho}: cor: use o formato #RRGGBB")
-    return Candidato(
-        id=_stem(path),
-        nome=reader.text_field(meta, "nome", fonte),
-        partido=reader.text_field(meta, "partido", fonte),
-        cor=cor,
-        demonstracao=bool(meta.get("demonstracao", False)),
-        fonte=fonte,
+def _read_check(texto: str, fonte: Fonte, completas: dict[str, Checagem]) -> dict[str, Any]:
+    lida = regras.ler_checagem(texto, fonte)
+    if lida.checagem is not None:
+        completas[fonte.caminho] = lida.checagem  # its page will be rendered in this build: no re-read
+    entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas))}
+    entry["aprovacao"] = "\n".join(map(str, lida.aprovacao))
+    if lida.checagem is not None:
+        c = regras.resumo(lida.checagem)
+        entry.update(zip(ChecagemResumo._fields[:8], c[:8], strict=True))
+        entry["arquivos"] = _SEP.join(c.arquivos)
+        for i, correcao in enumerate(c.correcoes):
+            entry[f"correcao{i}"], entry[f"explicacao{i}"] = correcao
+    return entry
+
+
+def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
+    correcoes: list[Correcao] = []
+    while (data := entry.get(f"correcao{len(correcoes)}")) is not None:
+        correcoes.append(Correcao(data, entry[f"explicacao{len(correcoes)}"]))
+    arquivos = entry["arquivos"]
+    return ChecagemResumo(
+        entry["id"],
+        entry["slug"],
+        entry["afirmacao"],
+        entry["veredito"],
+        entry["candidato"],
+        entry["status"],
+        entry["publicado_em"],
+        entry["demonstracao"],
+        tuple(correcoes),
+        tuple(arquivos.split(_SEP)) if arquivos else (),
+        fonte,
     )
 
 
-def _checagem(reader: Reader, path: str, candidatos: dict[str, Candidato]) -> Checagem | None:
-    parsed = reader.markdown(path)
-    if parsed is None:
-        return None
-    meta, fonte = parsed
-    where = fonte.caminho
-    slug = reader.text_field(meta, "slug", fonte, default=_stem(path))
-    if slug and not SLUG.match(slug):
-        reader.erros.append(f"{where}: slug: use apenas a-z, 0-9 e '-'")
-    veredito = reader.text_field(meta, "veredito", fonte)
-    if veredito and veredito not in VEREDITOS:
-        reader.erros.append(f"{where}: veredito: '{veredito}' não existe (use {', '.join(VEREDITOS)})")
-    status = reader.text_field(meta, "status", fonte)
-    if status and status not in CHECK_STATUSES:
-        reader.erros.append(f"{where}: status: '{status}' não existe (use {', '.join(CHECK_STATUSES)})")
-    candidato = reader.text_field(meta, "candidato", fonte)
-    if candidato and candidato not in candidatos:
-        reader.erros.append(f"{where}: candidato: '{candidato}' não está em content/candidatos/")
-    publicado_em = _as_datetime(meta.get("publicado_em"), ZoneInfo(reader.config.fuso_horario))
-    if status == "publicada" and publicado_em is None:
-        reader.erros.append(f"{where}: publicado_em: data obrigatória em checagem publicada")
-    return Checagem(
-        id=reader.text_field(meta, "id", fonte),
-        slug=slug,
-        afirmacao=reader.text_field(meta, "afirmacao", fonte),
-        veredito=veredito,
-        candidato=candidato,
-        status=status,
-        autor=str(meta.get("autor", "")).strip(),
-        revisor=str(meta.get("revisor", "")).strip(),
-        publicado_em=publicado_em or dt.datetime(1970, 1, 1, tzinfo=dt.UTC),
-        demonstracao=bool(meta.get("demonstracao", False)),
-        fonte=fonte,
-    )
+def _checagens(
+    reader: Reader, candidatos: dict[str, Candidato], completas: dict[str, Checagem]
+) -> list[ChecagemResumo]:
+    """The checks to publish. Drafts are left out unread (seed: "O rascunho nunca é publicado
+    sozinho"); a check that breaks a rule fails the build; one without a second person's approval
+    is not published (two-person rule, the same function `validar` applies)."""
+    lidas: list[ChecagemResumo] = []
+    publicaveis: list[ChecagemResumo] = []
+    for path in _files(reader.root, "content/checagens", ".md"):
+        parsed = reader.parse_fonte(path, lambda texto, fonte: _read_check(texto, fonte, completas))
+        if parsed is None:
+            continue
+        entry: dict[str, Any] = parsed[0]
+        status = entry.get("status")
+        if status == "rascunho":
+            continue
+        if entry["problemas"]:
+            reader.erros += entry["problemas"].split("\n")
+        if status is None:  # unreadable
+            continue
+        check = _summary(entry, parsed[1])
+        lidas.append(check)
+        if status != "publicada":
+            continue
+        if entry["aprovacao"]:
+            reader.avisos += [f"{p} (checagem não publicada)" for p in entry["aprovacao"].split("\n")]
+            continue
+        publicaveis.append(check)
+    reader.erros += [str(p) for p in regras.regras_do_conjunto(lidas, candidatos)]
+    publicaveis.sort(key=_publication_order, reverse=True)
+    return publicaveis
 
 
-def _publishable(reader: Reader, check: Checagem) -> bool:
-    """Only published checks approved by a second person reach the site (seed: two-step editing)."""
-    if check.status != "publicada":
-        return False
-    if not check.revisor or check.revisor == check.autor:
-        reader.avisos.append(
-            f"{check.fonte.caminho}: checagem não publicada: precisa de aprovação de outra pessoa "
-            "(revisor ausente ou igual ao autor)"
-        )
-        return False
-    return True
+def _publication_order(check: ChecagemResumo) -> tuple[dt.datetime, str]:
+    return (check.publicado_em or EPOCH, check.slug)
+
+
+EPOCH = dt.datetime(1970, 1, 1, tzinfo=dt.UTC)
+
+
+def _copias(reader: Reader, checagens: list[ChecagemResumo]) -> tuple[CopiaArquivada, ...]:
+    """Archived copies of the occurrences of published checks, published as they are under
+    /arquivo/. A missing copy only leaves its link out (`validar` is what fails on it)."""
+    listings: dict[str, frozenset[str]] = {}  # one listdir per folder, not one stat per missing copy
+    copias: dict[str, CopiaArquivada] = {}
+    for check in checagens:
+        for origem in check.arquivos:
+            if origem in copias:
+                continue
+            folder, _sep, name = origem.rpartition("/")
+            if folder not in listings:
+                try:
+                    listings[folder] = frozenset(os.listdir(f"{reader.root}/{folder}"))  # noqa: PTH208
+                except OSError:
+                    listings[folder] = frozenset()
+            if name not in listings[folder]:
+                continue
+            fonte = reader.binary(origem)
+            if fonte is not None:
+                saida = "arquivo/" + origem.removeprefix(regras.PASTA_COPIAS)
+                copias[origem] = CopiaArquivada(origem, f"{reader.root}/{origem}", saida, fonte.sha256)
+    return tuple(copias[k] for k in sorted(copias))
 
 
 def _files(root: Path, folder: str, suffix: str) -> list[str]:
@@ -209,34 +269,29 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
         if (page := _pagina(reader, path, "metodologia")) is not None
     ]
     metodologia.sort(key=lambda p: (p.ordem, p.slug))
-    candidatos = {
-        c.id: c
-        for path in _files(root, "content/candidatos", ".toml")
-        if (c := _candidato(reader, path)) is not None
-    }
-    checagens = [
-        check
-        for path in _files(root, "content/checagens", ".md")
-        if (check := _checagem(reader, path, candidatos)) is not None
-    ]
+    candidatos = _candidatos(reader)
+    completas: dict[str, Checagem] = {}
+    checagens = _checagens(reader, candidatos, completas)
     if reader.erros:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
     projecoes = projecao.collect(reader)
     debate_pages = debates.collect(reader)
     if reader.erros:
         raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros))
-    publicadas = [c for c in checagens if _publishable(reader, c)]
-    publicadas.sort(key=lambda c: (c.publicado_em, c.slug), reverse=True)
+    copias = _copias(reader, checagens)
     return SiteContext(
         config=config,
         secoes=secoes,
         metodologia=metodologia,
         candidatos=candidatos,
-        checagens=publicadas,
+        checagens=checagens,
         projecoes=projecoes,
         debates=debate_pages,
         fontes=reader.fontes,
         avisos=reader.avisos,
+        copias=copias,
+        raiz=root,
+        completas=completas,
     )
 
 

@@ -23,6 +23,7 @@ class SiteConfig:
     organizacao: str
     email_redacao: str
     fuso_horario: str = "America/Sao_Paulo"
+    email_checagens: str = ""  # the fact-check desk's address for contestations (default: email_redacao)
 
     def absolute(self, path: str) -> str:
         """Absolute URL of a root-relative path."""
@@ -42,6 +43,7 @@ _FIELDS = (
     _Field("organizacao"),
     _Field("email_redacao"),
     _Field("fuso_horario", required=False),
+    _Field("email_checagens", required=False),
 )
 
 

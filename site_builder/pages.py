@@ -3,17 +3,28 @@ input fingerprint, and a context built only if the artifact must be rendered).""
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
+from urllib.parse import quote
 
+from jobs.checagens import regras
+from jobs.checagens.regras import PLATAFORMAS, RESULTADOS_CONTESTACAO, TIPOS_HISTORICO
 from jobs.vereditos import VEREDITOS
 from site_builder import debates, jsonld, projecao
-from site_builder.artifact import Artifact, url_of
+from site_builder.artifact import Artifact, raw, url_of
 from site_builder.collect import fingerprint
-from site_builder.records import Checagem, Pagina, SiteContext
+from site_builder.config import SiteConfig
+from site_builder.errors import ContentError
+from site_builder.records import Candidato, Checagem, ChecagemResumo, Pagina, SiteContext
+from site_builder.render import MESES
 
 FEED_PATH = "/checagens/feed.xml"
+CORRECTIONS_URL = "/checagens/correcoes/"
+CANDIDATES_URL = "/candidatos/"
+CORRECTIONS_POLICY_SLUG = "correcoes-e-imparcialidade"  # methodology page linked as `correctionsPolicy`
 HOME_CHECKS = 5
 FEED_ENTRIES = 50  # readers subscribe to what is new; the full list is on /checagens/
 
@@ -35,7 +46,7 @@ NAV = (
 )
 
 
-def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
+def _check_summary(check: ChecagemResumo, ctx: SiteContext) -> dict[str, Any]:
     candidato = ctx.candidatos[check.candidato]
     return {
         "url": check.url,
@@ -43,14 +54,17 @@ def _check_summary(check: Checagem, ctx: SiteContext) -> dict[str, Any]:
         "veredito": VEREDITOS[check.veredito],
         "candidato": candidato,
         "publicado_em": check.publicado_em,
+        "atualizado_em": check.atualizado_em,
         "demonstracao": check.demonstracao or candidato.demonstracao,
     }
 
 
-def _check_key(check: Checagem, ctx: SiteContext) -> str:
+def _check_key(check: ChecagemResumo, ctx: SiteContext) -> str:
     # What a listing shows of a check: a change anywhere else in it does not touch the listings.
     candidato = ctx.candidatos[check.candidato].fonte.sha256
-    return f"{check.url}|{check.afirmacao}|{check.veredito}|{check.publicado_em.timestamp()}|{candidato}"
+    published = check.publicado_em.timestamp() if check.publicado_em else 0
+    updated = check.atualizado_em.timestamp() if check.atualizado_em else 0
+    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}"
 
 
 def _page_keys(pages: list[Pagina]) -> list[str]:
@@ -91,7 +105,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     checks = ctx.checagens
     keys = [_check_key(c, ctx) for c in checks]
 
-    def summaries(items: list[Checagem]) -> list[dict[str, Any]]:
+    def summaries(items: list[ChecagemResumo]) -> list[dict[str, Any]]:
         return [_check_summary(c, ctx) for c in items]
 
     artifacts = [
@@ -101,20 +115,30 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "index.html",
             "inicio.html",
             home,
-            lambda: {"checagens": summaries(checks[:HOME_CHECKS]), "metodologia": ctx.metodologia},
-            keys[:HOME_CHECKS] + _page_keys(ctx.metodologia),
+            lambda: {
+                "checagens": summaries(checks[:HOME_CHECKS]),
+                "metodologia": ctx.metodologia,
+                "projecao": projecao.headlines(ctx),
+            },
+            keys[:HOME_CHECKS] + _page_keys(ctx.metodologia) + projecao.headline_keys(ctx),
         ),
         _section_page(
             ctx,
             "projecao",
             "projecao/index.html",
-            "secao.html",
+            "projecao_indice.html",
             [*home, ("Projeção", "/projecao/")],
-            dict,
-            [],
+            lambda: projecao.section_context(ctx),
+            projecao.headline_keys(ctx),
         ),
         _section_page(
-            ctx, "debates", "debates/index.html", "secao.html", [*home, ("Debates", "/debates/")], dict, []
+            ctx,
+            "debates",
+            "debates/index.html",
+            "debates_indice.html",
+            [*home, ("Debates", "/debates/")],
+            lambda: debates.section_context(ctx),
+            debates.section_keys(ctx),
         ),
         _section_page(
             ctx,
@@ -122,8 +146,12 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "checagens/index.html",
             "checagens.html",
             [*home, ("Checagens", "/checagens/")],
-            lambda: {"checagens": summaries(checks)},
-            keys,
+            lambda: {
+                "checagens": summaries(checks),
+                "candidatos": sorted(ctx.candidatos.values(), key=lambda c: c.nome),
+                "corrections_url": CORRECTIONS_URL,
+            },
+            [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
         ),
         _section_page(
             ctx,
@@ -138,14 +166,21 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
     artifacts += projecao.plan(ctx)
     artifacts += debates.plan(ctx)
-    artifacts += [_check_page(ctx, check, key) for check, key in zip(checks, keys, strict=True)]
+    copias = {c.origem: "/" + c.saida for c in ctx.copias}
+    policy = _corrections_policy(ctx)
+    artifacts += [
+        _check_page(ctx, check, key, copias, policy) for check, key in zip(checks, keys, strict=True)
+    ]
+    artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
+    artifacts += _candidate_pages(ctx, keys)
+    artifacts.append(_corrections_page(ctx))
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(
         Artifact(
             FEED_PATH.lstrip("/"),
             "feed.xml",
             fingerprint(*keys[:FEED_ENTRIES]),
-            lambda: {"checagens": summaries(checks[:FEED_ENTRIES]), "feed_url": FEED_PATH},
+            lambda: _feed(ctx, checks[:FEED_ENTRIES]),
             sitemap=False,
         )
     )
@@ -174,22 +209,228 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
     )
 
 
-def _check_page(ctx: SiteContext, check: Checagem, key: str) -> Artifact:
+def _reader(path: str) -> Callable[[], bytes]:
+    def read() -> bytes:
+        with open(path, "rb") as handle:  # noqa: PTH123 - a plain path string
+            return handle.read()
+
+    return read
+
+
+def _date_text(value: dt.date) -> str:
+    """'11 de outubro de 2026' for a calendar date (the `data_extenso` filter takes date-times)."""
+    return f"{value.day} de {MESES[value.month - 1]} de {value.year}"
+
+
+def _alcance(value: int | None) -> str:
+    """People reached, Brazilian style (`120.000`); empty when unknown."""
+    return "" if value is None else f"{value:,}".replace(",", ".")
+
+
+def contest_link(config: SiteConfig, check: Checagem | ChecagemResumo) -> str:
+    """A mailto link to the desk with the check's id and address filled in (seed: "Se encontrar um
+    erro, ou tiver uma fonte que contradiga uma checagem, avise a redação")."""
+    email = config.email_checagens or config.email_redacao
+    subject = f"Contestação da checagem {check.id}"
+    body = (
+        f"Checagem: {check.id}\nEndereço: {config.absolute(check.url)}\n\n"
+        "O que está errado:\n\nFonte que sustenta a contestação (endereço público):\n"
+    )
+    return f"mailto:{email}?subject={quote(subject, safe='')}&body={quote(body, safe='')}"
+
+
+def _corrections_policy(ctx: SiteContext) -> str | None:
+    return next((p.url for p in ctx.metodologia if p.slug == CORRECTIONS_POLICY_SLUG), None)
+
+
+def _full_check(ctx: SiteContext, check: ChecagemResumo) -> Checagem:
+    """The whole check (sources, occurrences, history), read again from its file: the build keeps
+    only a summary of each check, and a page is rendered only when its file changed."""
+    assert ctx.raiz is not None and check.fonte is not None
+    if (parsed := ctx.completas.get(check.fonte.caminho)) is not None:
+        return parsed
+    texto = (ctx.raiz / check.fonte.caminho).read_text(encoding="utf-8")
+    lida = regras.ler_checagem(texto, check.fonte)
+    if lida.checagem is None or lida.problemas or lida.aprovacao:
+        raise ContentError(check.fonte.caminho, "o arquivo mudou durante o build; rode o build de novo")
+    return lida.checagem
+
+
+def _check_page(
+    ctx: SiteContext, summary: ChecagemResumo, key: str, copias: dict[str, str], policy: str | None
+) -> Artifact:
+    # Planned for every check on every build: kept lean (no closure), the page's context is
+    # built by `_check_context` only when the page must be rendered.
+    fonte = summary.fonte
+    assert fonte is not None
+    own_copies = [copias[a] for a in summary.arquivos if a in copias] if copias else ()
+    return Artifact(
+        summary.url[1:] + "index.html",
+        "checagem.html",
+        fingerprint(fonte.sha256, key, str(policy), *own_copies),
+        partial(_check_context, ctx, summary, copias, policy),
+        fonte,
+    )
+
+
+def _check_context(
+    ctx: SiteContext, summary: ChecagemResumo, copias: dict[str, str], policy: str | None
+) -> dict[str, Any]:
+    check = _full_check(ctx, summary)
     trilha = [("Início", "/"), ("Checagens", "/checagens/"), (check.afirmacao, check.url)]
     descricao = f"{VEREDITOS[check.veredito].rotulo}: {check.afirmacao}"
+    candidato = ctx.candidatos[check.candidato]
+    return {
+        "titulo": check.afirmacao,
+        "descricao": descricao,
+        "trilha": trilha,
+        "checagem": _check_summary(summary, ctx),
+        "fontes": [
+            {
+                "url": f.url,
+                "titulo": f.titulo,
+                "iso": f.acessado_em.isoformat(),
+                "data": _date_text(f.acessado_em),
+            }
+            for f in check.fontes
+        ],
+        "ocorrencias": [
+            {
+                "url": o.url,
+                "plataforma": PLATAFORMAS[o.plataforma],
+                "data": o.data,
+                "alcance": _alcance(o.alcance),
+                "copia": copias.get(o.arquivo, ""),
+            }
+            for o in sorted(check.ocorrencias, key=lambda o: o.data)
+        ],
+        "correcoes": check.correcoes,
+        "historico": [
+            {
+                "tipo": TIPOS_HISTORICO[e.tipo],
+                "data": e.data,
+                "pessoa": e.pessoa,
+                "nota": e.nota,
+                "resultado": RESULTADOS_CONTESTACAO.get(e.resultado, ""),
+            }
+            for e in check.historico
+        ],
+        "autor": check.autor,
+        "revisor": check.revisor,
+        "contestar": contest_link(ctx.config, check),
+        "politica_correcoes": policy,
+        "jsonld": jsonld.claimreview(ctx.config, check, candidato, copias, policy),
+    }
+
+
+def verdict_counts(checks: list[ChecagemResumo]) -> list[tuple[Any, int]]:
+    """How many published checks got each verdict, in the scale's order: a count, not a score
+    (seed: "Ela não é um placar nem uma nota")."""
+    counts = dict.fromkeys(VEREDITOS, 0)
+    for check in checks:
+        counts[check.veredito] += 1
+    return [(VEREDITOS[code], n) for code, n in counts.items()]
+
+
+def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
+    by_candidate: dict[str, list[tuple[ChecagemResumo, str]]] = {c: [] for c in ctx.candidatos}
+    for check, key in zip(ctx.checagens, keys, strict=True):
+        by_candidate[check.candidato].append((check, key))
+    candidates = sorted(ctx.candidatos.values(), key=lambda c: (c.nome, c.id))
+    artifacts = []
+    for candidato in candidates:
+        pairs = by_candidate[candidato.id]
+        artifacts.append(_candidate_page(ctx, candidato, [c for c, _ in pairs], [k for _, k in pairs]))
+    titulo = "Candidatos"
+    descricao = "Os candidatos acompanhados pela redação e as checagens publicadas sobre o que cada um disse."
+    trilha = [("Início", "/"), (titulo, CANDIDATES_URL)]
+    artifacts.append(
+        Artifact(
+            CANDIDATES_URL.lstrip("/") + "index.html",
+            "candidatos.html",
+            fingerprint(*(f"{c.fonte.sha256}|{len(by_candidate[c.id])}" for c in candidates)),
+            lambda: {
+                "titulo": titulo,
+                "descricao": descricao,
+                "trilha": trilha,
+                "candidatos": [(c, len(by_candidate[c.id])) for c in candidates],
+                "demonstracao": any(c.demonstracao for c in candidates),
+                "jsonld": jsonld.webpage(ctx.config, CANDIDATES_URL, titulo, descricao, trilha),
+            },
+        )
+    )
+    return artifacts
+
+
+def _candidate_page(
+    ctx: SiteContext, candidato: Candidato, checks: list[ChecagemResumo], keys: list[str]
+) -> Artifact:
+    titulo = candidato.nome
+    descricao = f"Checagens publicadas sobre o que {candidato.nome} ({candidato.partido}) disse nas redes."
+    trilha = [("Início", "/"), ("Candidatos", CANDIDATES_URL), (titulo, candidato.url)]
     return Artifact(
-        check.url.lstrip("/") + "index.html",
-        "checagem.html",
-        fingerprint(check.fonte.sha256, key),
+        candidato.url.lstrip("/") + "index.html",
+        "candidato.html",
+        fingerprint(candidato.fonte.sha256, *keys),
         lambda: {
-            "titulo": check.afirmacao,
+            "titulo": titulo,
             "descricao": descricao,
             "trilha": trilha,
-            "checagem": _check_summary(check, ctx),
-            "jsonld": jsonld.webpage(ctx.config, check.url, check.afirmacao, descricao, trilha),
+            "candidato": candidato,
+            "contagem": verdict_counts(checks),
+            "total": len(checks),
+            "checagens": [_check_summary(c, ctx) for c in checks],
+            "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
+            "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
         },
-        check.fonte,
     )
+
+
+def _corrections_page(ctx: SiteContext) -> Artifact:
+    titulo = "Correções"
+    descricao = "Todas as correções feitas em checagens já publicadas, com data e explicação."
+    trilha = [("Início", "/"), ("Checagens", "/checagens/"), (titulo, CORRECTIONS_URL)]
+    items = sorted(
+        ((correcao, check) for check in ctx.checagens for correcao in check.correcoes),
+        key=lambda pair: (pair[0].data, pair[1].slug),
+        reverse=True,
+    )
+    keys = [
+        f"{check.url}|{check.afirmacao}|{check.candidato}|{correcao.data.timestamp()}|{correcao.explicacao}"
+        for correcao, check in items
+    ]
+    return Artifact(
+        CORRECTIONS_URL.lstrip("/") + "index.html",
+        "correcoes.html",
+        fingerprint(*keys, *(f"{c.id}|{c.fonte.sha256}" for c in ctx.candidatos.values())),
+        lambda: {
+            "titulo": titulo,
+            "descricao": descricao,
+            "trilha": trilha,
+            "correcoes": [
+                {
+                    "data": correcao.data,
+                    "explicacao": correcao.explicacao,
+                    "checagem": _check_summary(check, ctx),
+                }
+                for correcao, check in items
+            ],
+            "politica_correcoes": _corrections_policy(ctx),
+            "demonstracao": any(_check_summary(c, ctx)["demonstracao"] for _, c in items),
+            "jsonld": jsonld.webpage(ctx.config, CORRECTIONS_URL, titulo, descricao, trilha),
+        },
+    )
+
+
+def _feed(ctx: SiteContext, checks: list[ChecagemResumo]) -> dict[str, Any]:
+    """The Atom feed's context: an entry is `updated` by its latest correction."""
+    entries = []
+    for check in checks:
+        summary = _check_summary(check, ctx)
+        summary["atualizado"] = check.atualizado_em or check.publicado_em
+        entries.append(summary)
+    updated = max((e["atualizado"] for e in entries), default=None)
+    return {"checagens": entries, "feed_url": FEED_PATH, "atualizado": updated}
 
 
 def _not_found(ctx: SiteContext) -> dict[str, Any]:

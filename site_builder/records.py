@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, NamedTuple
 
 from site_builder.config import SiteConfig
 
@@ -48,6 +49,51 @@ class Candidato:
     cor: str
     demonstracao: bool
     fonte: Fonte
+    perfis: tuple[str, ...] = ()  # official profiles: schema.org `sameAs` of the claim's author
+
+    @property
+    def url(self) -> str:
+        """Root-relative URL of the candidate's page."""
+        return f"/candidatos/{self.id}/"
+
+
+@dataclass(frozen=True)
+class FonteConsultada:
+    """A public source a check relies on (seed: "Compromisso com as fontes")."""
+
+    url: str
+    titulo: str
+    acessado_em: dt.date
+
+
+@dataclass(frozen=True)
+class Ocorrencia:
+    """One post where the candidate made the claim (seed: "Memória de checagens")."""
+
+    url: str
+    plataforma: str
+    data: dt.datetime
+    arquivo: str  # archived copy, path relative to the project root (data/redes/...); "" if none
+    alcance: int | None  # people reached as the platform reports it; None when unknown
+
+
+@dataclass(frozen=True)
+class EventoHistorico:
+    """One step of a check's history: review (two steps, seed: "Redação, em duas etapas") or
+    a contestation the desk acted on."""
+
+    tipo: str  # enviada | devolvida | aprovada | contestacao
+    data: dt.datetime
+    pessoa: str
+    nota: str = ""
+    resultado: str = ""  # contestacao only: mantida | corrigida
+
+
+class Correcao(NamedTuple):  # a tuple: kept in the build cache of every check
+    """A public correction of a published check (seed: "Política de correções")."""
+
+    data: dt.datetime
+    explicacao: str
 
 
 @dataclass(frozen=True)
@@ -62,14 +108,60 @@ class Checagem:
     status: str
     autor: str
     revisor: str
-    publicado_em: dt.datetime
+    publicado_em: dt.datetime | None
     demonstracao: bool
     fonte: Fonte
+    fontes: tuple[FonteConsultada, ...] = ()
+    ocorrencias: tuple[Ocorrencia, ...] = ()
+    historico: tuple[EventoHistorico, ...] = ()
+    correcoes: tuple[Correcao, ...] = ()
 
     @property
     def url(self) -> str:
         """Root-relative URL of the check page."""
         return f"/checagens/{self.slug}/"
+
+    @property
+    def atualizado_em(self) -> dt.datetime | None:
+        """Date of the latest correction (the page's update date), None if never corrected."""
+        return self.correcoes[-1].data if self.correcoes else None
+
+
+class ChecagemResumo(NamedTuple):
+    """What every build keeps of each check (cached per file, a tuple so 10,000 of them load fast):
+    what listings, counts, corrections and the feed show. A check page reads the rest from its file."""
+
+    id: str
+    slug: str
+    afirmacao: str
+    veredito: str
+    candidato: str
+    status: str
+    publicado_em: dt.datetime | None
+    demonstracao: bool
+    correcoes: tuple[Correcao, ...]
+    arquivos: tuple[str, ...]  # archived copies of its occurrences
+    fonte: Fonte | None  # None in the cache; set from the file's checksum on every build
+
+    @property
+    def url(self) -> str:
+        """Root-relative URL of the check page."""
+        return f"/checagens/{self.slug}/"
+
+    @property
+    def atualizado_em(self) -> dt.datetime | None:
+        """Date of the latest correction (the page's update date), None if never corrected."""
+        return self.correcoes[-1].data if self.correcoes else None
+
+
+@dataclass(frozen=True)
+class CopiaArquivada:
+    """An archived copy of a post, published as a static file next to the pages."""
+
+    origem: str  # path relative to the project root
+    local: str  # the same file's path on this machine, read only when the output must be written
+    saida: str  # output path
+    sha256: str
 
 
 @dataclass(frozen=True)
@@ -80,8 +172,11 @@ class SiteContext:
     secoes: dict[str, Pagina]
     metodologia: list[Pagina]
     candidatos: dict[str, Candidato]
-    checagens: list[Checagem]  # published only, newest first
+    checagens: list[ChecagemResumo]  # published only, newest first
     projecoes: tuple[Corrida, ...] = ()
     debates: tuple[DebatePagina, ...] = ()
     fontes: list[Fonte] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
+    copias: tuple[CopiaArquivada, ...] = ()  # archived copies linked from published checks
+    raiz: Path | None = None  # the project folder (check pages read their file again when rendered)
+    completas: dict[str, Checagem] = field(default_factory=dict)  # checks this build parsed, by path

@@ -10,6 +10,7 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
+FIXTURE_DATA = REPO / "tests" / "fixtures" / "site_minimo" / "data"  # archived copies of posts
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
@@ -21,9 +22,10 @@ def snapshot(folder: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A project folder with the fixture content and a copy of the real templates."""
+    """A project folder with the fixture content and data and a copy of the real templates."""
     root = tmp_path / "projeto"
     shutil.copytree(FIXTURE_CONTENT, root / "content")
+    shutil.copytree(FIXTURE_DATA, root / "data")
     shutil.copytree(REPO / "templates", root / "templates")
     return root
 

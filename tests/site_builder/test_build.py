@@ -11,6 +11,7 @@ import pytest
 from site_builder import build as build_module
 from site_builder.build import build_site
 from site_builder.errors import BuildError, DuplicatePathError, StrictModeError
+from site_builder.writer import StagedWriter
 from tests.site_builder.conftest import REPO, snapshot
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"
@@ -169,13 +170,23 @@ def test_strict_fails_on_missing_asset(project: Path, tmp_path: Path, edit: Edit
         build_site(project, tmp_path / "public", strict=True)
 
 
-def test_duplicate_output_path_fails(project: Path, tmp_path: Path) -> None:
+def test_duplicate_slug_fails_before_writing(project: Path, tmp_path: Path) -> None:
+    """Two checks with one address: the desk's rule names both files (the writer would refuse too)."""
     text = (project / "content/checagens/um.md").read_text(encoding="utf-8")
     (project / "content/checagens/dois.md").write_text(
         text.replace('id = "t-1"', 'id = "t-9"'), encoding="utf-8"
     )
-    with pytest.raises(DuplicatePathError, match=r"checagens/afirmacao-um/index\.html"):
+    with pytest.raises(
+        BuildError, match=r"um\.md:slug: 'afirmacao-um' já é usado por content/checagens/dois\.md"
+    ):
         build_site(project, tmp_path / "public")
+
+
+def test_writer_refuses_one_path_twice(tmp_path: Path) -> None:
+    writer = StagedWriter(tmp_path)
+    writer.claim("checagens/a/index.html")
+    with pytest.raises(DuplicatePathError, match=r"checagens/a/index\.html"):
+        writer.claim("checagens/a/index.html")
 
 
 def test_bad_content_fails_with_file_name_and_keeps_output(project: Path, tmp_path: Path, edit: Edit) -> None:
@@ -187,23 +198,48 @@ def test_bad_content_fails_with_file_name_and_keeps_output(project: Path, tmp_pa
     with pytest.raises(BuildError) as caught:
         build_site(project, out)
     message = str(caught.value)
-    assert "content/checagens/um.md: veredito: 'mentira' não existe" in message
+    assert "content/checagens/um.md:veredito: 'mentira' não existe" in message
     assert "content/metodologia/primeira.md: front matter inválido" in message
     assert snapshot(out) == before
 
 
 def test_two_person_rule_at_build(project: Path, tmp_path: Path, edit: Edit) -> None:
+    """A merged check approved by its own author is not published, and strict mode fails."""
     edit("content/checagens/um.md", 'revisor = "editor-b"', 'revisor = "editor-a"')
     report = build_site(project, tmp_path / "public")
     assert not (tmp_path / "public/checagens/afirmacao-um").exists()
-    assert any("aprovação de outra pessoa" in warning for warning in report.avisos)
+    assert "afirmacao-um" not in (tmp_path / "public/checagens/index.html").read_text(encoding="utf-8")
+    assert (
+        "content/checagens/um.md:revisor: o revisor é o próprio autor: outra pessoa precisa aprovar"
+        in "".join(report.avisos)
+    )
+    with pytest.raises(StrictModeError, match="outra pessoa precisa aprovar"):
+        build_site(project, tmp_path / "estrito", strict=True)
+
+
+def test_two_person_rule_at_build_reads_the_history(project: Path, tmp_path: Path, edit: Edit) -> None:
+    """The `revisor` field alone is not enough: the approval must be recorded, by that person."""
+    edit("content/checagens/um.md", 'pessoa = "editor-b"', 'pessoa = "editor-a"')
+    report = build_site(project, tmp_path / "public")
+    assert not (tmp_path / "public/checagens/afirmacao-um").exists()
+    assert any("aprovação foi registrada pelo próprio autor" in a for a in report.avisos)
 
 
 def test_drafts_are_never_published(project: Path, tmp_path: Path) -> None:
+    """The fixture draft has a reviewer, a publication date and an unknown field: still nothing of it."""
     out = tmp_path / "public"
-    build_site(project, out)
+    report = build_site(project, out, strict=True)
     assert not (out / "checagens/rascunho").exists()
     assert all(b"Um rascunho" not in data for data in snapshot(out).values())
+    assert report.avisos == []
+
+
+def test_draft_wins_over_everything_else(project: Path, tmp_path: Path, edit: Edit) -> None:
+    edit("content/checagens/um.md", 'status = "publicada"', 'status = "rascunho"')
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    assert not (out / "checagens/afirmacao-um").exists()
+    assert all(b"Uma afirma" not in data for data in snapshot(out).values())
 
 
 def test_parallel_and_serial_builds_agree(
@@ -227,3 +263,16 @@ def test_same_size_edit_is_rebuilt(project: Path, tmp_path: Path, edit: Edit) ->
     edit("content/metodologia/segunda.md", "um\n2. dois", "UM\n2. DOIS")
     assert build_site(project, out).renderizados == ["metodologia/segunda/index.html"]
     assert "DOIS" in (out / "metodologia/segunda/index.html").read_text(encoding="utf-8")
+
+
+def test_build_restores_garbage_collection(project: Path, tmp_path: Path, edit: Edit) -> None:
+    """The build pauses cyclic GC for speed and always turns it back on, even when it fails."""
+    import gc
+
+    assert gc.isenabled()
+    build_site(project, tmp_path / "public")
+    assert gc.isenabled()
+    edit("content/checagens/um.md", 'veredito = "falso"', 'veredito = "mentira"')
+    with pytest.raises(BuildError):
+        build_site(project, tmp_path / "public")
+    assert gc.isenabled()

@@ -53,9 +53,17 @@ def test_every_page_is_accessible_html(built: Path) -> None:
 def test_feed_sitemap_robots(built: Path) -> None:
     feed = ET.parse(built / "checagens/feed.xml").getroot()
     entries = feed.findall(f"{ATOM}entry")
-    assert [e.findtext(f"{ATOM}id") for e in entries] == ["https://teste.example.org/checagens/afirmacao-um/"]
+    assert [e.findtext(f"{ATOM}id") for e in entries] == [
+        "https://teste.example.org/checagens/afirmacao-um/",
+        "https://teste.example.org/checagens/afirmacao-corrigida/",
+    ]
     assert entries[0].findtext(f"{ATOM}title") == "Falso: Uma afirmação verificável."
-    assert feed.findtext(f"{ATOM}updated") == "2026-10-10T13:00:00Z"
+    # A correction updates its entry and the feed (published 5 Oct, corrected 12 Oct 15:00 BRT).
+    assert entries[1].findtext(f"{ATOM}published") == "2026-10-05T15:00:00Z"
+    assert entries[1].findtext(f"{ATOM}updated") == "2026-10-12T18:00:00Z"
+    assert "corrigida em 12 de outubro de 2026" in (entries[1].findtext(f"{ATOM}summary") or "")
+    assert entries[0].findtext(f"{ATOM}updated") == entries[0].findtext(f"{ATOM}published")
+    assert feed.findtext(f"{ATOM}updated") == "2026-10-12T18:00:00Z"
     urls = [
         loc.text
         for loc in ET.parse(built / "sitemap.xml")
