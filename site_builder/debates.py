@@ -1,33 +1,494 @@
-"""Debate pages (issue 7): one page per debate from `data/debates/<id>/`.
+"""Debate pages (issue 7): one page per debate from `data/debates/<id>/`, plus the section listing.
 
-Phase 1 (`collect`) reads each debate's stored stages (turns, evaluations, checks, scoreboard)
-into typed records; phase 2 (`plan`) turns them into artifacts.
+Phase 1 (`collect`) reads each debate's stored stages (turns, questions, evaluations, reviewed
+checks, scoreboard) into a typed record; phase 2 (`plan`) turns them into artifacts. Nothing here
+computes a score: the pages show what the engine stored (per-turn scores use the engine's own
+formula functions, so the page and `placar.json` cannot disagree).
+
+A debate whose files cannot be read is skipped with a warning (the build goes on); a debate the
+engine has not processed yet (no `placar.json`) is listed as waiting.
 """
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
+import hashlib
+import json
+import os
+import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder.artifact import Artifact
+from jobs.analise.turnos import faixa_evasao
+from jobs.debate import placar as formulas
+from jobs.vereditos import VEREDITOS
+from site_builder import jsonld
+from site_builder.artifact import Artifact, raw
+from site_builder.records import Fonte
 
 if TYPE_CHECKING:
     from site_builder.collect import Reader
     from site_builder.records import SiteContext
 
+__all__ = ["DebatePagina", "collect", "plan", "section_context", "section_keys"]
+
+T = TypeVar("T")
+PASTA = "data/debates"
+SECAO_URL = "/debates/"
+METODO_URL = "/metodologia/debates/"
+HISTORICO_URL = "/metodologia/historico-do-metodo/"
+AVISO_IA = (
+    "Transcrição, notas e checagens deste debate são geradas por inteligência artificial e podem conter "
+    "erros. Cada veredito mostra as fontes para você conferir."
+)
+ESTAGIOS = (
+    "placar.json",
+    "placar-entrada.json",
+    "turnos.json",
+    "perguntas.json",
+    "avaliacao.json",
+    "checagens-revisadas.json",
+    "estado.json",
+    "papeis.json",
+)
+OPCIONAIS = ("placar-v1.json", "placar-v1-entrada.json")
+_CODIGO = tuple(
+    Path(__file__).resolve().parents[1] / rel
+    for rel in ("jobs/debate/placar.py", "jobs/analise/turnos.py", "site_builder/debates.py")
+)
+MESES = (
+    "janeiro", "fevereiro", "março", "abril", "maio", "junho",
+    "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
+)  # fmt: skip
+
 
 @dataclass(frozen=True)
 class DebatePagina:
-    """One debate as its page shows it."""
+    """One debate as its page shows it (the stored stages, read as JSON)."""
 
     id: str
+    titulo: str
+    data: dt.date
+    emissora: str
+    demonstracao: bool
+    fontes: tuple[Fonte, ...]
+    etapas: Mapping[str, Any]  # stage file name -> parsed JSON (absent when not produced yet)
+    placar_bytes: bytes = b""  # `placar.json` as stored, republished byte for byte
+
+    @property
+    def url(self) -> str:
+        """Root-relative URL of the debate page."""
+        return f"{SECAO_URL}{self.id}/"
+
+    @property
+    def processado(self) -> bool:
+        """True once the engine stored a scoreboard."""
+        return "placar.json" in self.etapas
+
+    @property
+    def leituras(self) -> tuple[str, ...]:
+        """Methods the page shows (v2, and v1 for debates before 18 Oct 2026)."""
+        return formulas.metodos_do_debate(self.data)
+
+
+# --- phase 1: reading ------------------------------------------------------------------------
+
+
+def _ler(reader: Reader, rel: str, parse: Callable[[bytes], T]) -> tuple[T, Fonte] | None:
+    """A source through the build cache; `parse` must not raise. None when it cannot be read."""
+    full = f"{reader.root}/{rel}"
+    try:
+        digest, data, cached = reader.cache.read(full, rel)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as exc:
+        reader.avisos.append(f"{rel}: não foi possível ler o arquivo ({exc.strerror or exc})")
+        return None
+    fonte = Fonte(rel, digest)
+    reader.fontes.append(fonte)
+    if cached is not None:
+        return cached.parsed, fonte
+    assert data is not None
+    parsed = parse(data)
+    with contextlib.suppress(OSError):
+        reader.cache.store(full, rel, digest, parsed)
+    return parsed, fonte
+
+
+def _json(data: bytes) -> Any:
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return ValueError(f"JSON inválido ({exc})")
+
+
+def _json_e_bytes(data: bytes) -> Any:
+    dados = _json(data)
+    return dados if isinstance(dados, ValueError) else (dados, data)
+
+
+def _toml(data: bytes) -> Any:
+    try:
+        return tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return ValueError(f"TOML inválido ({exc})")
+
+
+def _debate(reader: Reader, nome: str) -> DebatePagina | None:
+    base = f"{PASTA}/{nome}"
+    lido = _ler(reader, f"{base}/debate.toml", _toml)
+    if lido is None:
+        return None
+    meta, fonte = lido
+    if isinstance(meta, ValueError):
+        reader.avisos.append(f"{base}/debate.toml: {meta}; debate não publicado")
+        return None
+    data = meta.get("data")
+    if isinstance(data, dt.datetime):
+        data = data.date()
+    if not isinstance(data, dt.date) or not isinstance(meta.get("titulo"), str):
+        reader.avisos.append(
+            f"{base}/debate.toml: titulo e data (AAAA-MM-DD) são obrigatórios; debate não publicado"
+        )
+        return None
+    fontes = [fonte]
+    etapas: dict[str, Any] = {}
+    placar_bytes = b""
+    for arquivo in ESTAGIOS + OPCIONAIS:
+        lido_etapa = _ler(reader, f"{base}/{arquivo}", _json_e_bytes if arquivo == "placar.json" else _json)
+        if lido_etapa is None:
+            continue
+        dados, fonte_etapa = lido_etapa
+        if isinstance(dados, ValueError):
+            reader.avisos.append(f"{base}/{arquivo}: {dados}; debate não publicado até o próximo ciclo")
+            return None
+        if arquivo == "placar.json":
+            dados, placar_bytes = dados
+        etapas[arquivo] = dados
+        fontes.append(fonte_etapa)
+    if "placar.json" in etapas and not all(a in etapas for a in ESTAGIOS):
+        faltam = ", ".join(a for a in ESTAGIOS if a not in etapas)
+        reader.avisos.append(f"{base}: faltam {faltam}; debate não publicado até o próximo ciclo")
+        return None
+    return DebatePagina(
+        id=nome,
+        titulo=meta["titulo"],
+        data=data,
+        emissora=str(meta.get("emissora", "")),
+        demonstracao=bool(meta.get("demonstracao", False)),
+        fontes=tuple(fontes),
+        etapas=etapas,
+        placar_bytes=placar_bytes,
+    )
 
 
 def collect(reader: Reader) -> tuple[DebatePagina, ...]:
-    """The debates stored under `data/debates/`."""
-    return ()
+    """The debates stored under `data/debates/`, newest first."""
+    try:
+        with os.scandir(f"{reader.root}/{PASTA}") as it:
+            nomes = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return ()
+    debates = [d for nome in nomes if (d := _debate(reader, nome)) is not None]
+    debates.sort(key=lambda d: (d.data, d.id), reverse=True)
+    return tuple(debates)
+
+
+# --- phase 2: views ----------------------------------------------------------------------------
+
+
+def _data(d: dt.date) -> str:
+    return f"{d.day} de {MESES[d.month - 1]} de {d.year}"
+
+
+def _tempo(segundos: float) -> str:
+    total = round(segundos)
+    return f"{total // 60}:{total % 60:02d}"
+
+
+def _numero(valor: float | None, casas: int = 1) -> str:
+    if valor is None:
+        return "sem dados"
+    return f"{valor:.{casas}f}".replace(".", ",")
+
+
+def _manchete(placar: Mapping[str, Any], nomes: Mapping[str, str]) -> str:
+    m = placar.get("manchete", {})
+    candidatos = [c for c in placar.get("candidatos", []) if c.get("nota") is not None]
+    if m.get("lider"):
+        lider = next(c for c in candidatos if c["id"] == m["lider"])
+        return (
+            f"{nomes.get(lider['id'], lider['nome'])} lidera o placar com {_numero(lider['nota'])} pontos, "
+            f"{_numero(m['diferenca'])} à frente (o empate técnico vai até {_numero(m['limiar'])})."
+        )
+    if m.get("empate_tecnico"):
+        a, b = candidatos[0], candidatos[1]
+        return (
+            f"Empate técnico entre {a['nome']} e {b['nome']}: "
+            f"diferença de {_numero(m['diferenca'])} ponto(s), "
+            f"menor que o limite de {_numero(m['limiar'])}."
+        )
+    if candidatos:
+        return (
+            "Ainda não dá para apontar quem lidera: os dois primeiros colocados precisam de ao menos "
+            f"{formulas.LIDER_MIN_TURNOS} turnos avaliados cada um."
+        )
+    return "O placar aparece quando houver turnos avaliados."
+
+
+def _tabela(placar: Mapping[str, Any]) -> dict[str, Any]:
+    metodo = placar.get("metodo", formulas.METODO_V2)
+    nomes_metricas = list(formulas.PESOS_BASE[metodo])
+    linhas = []
+    for c in placar.get("candidatos", []):
+        metricas = []
+        for nome in nomes_metricas:
+            m = c["metricas"].get(nome, {})
+            sem = bool(m.get("sem_dados"))
+            metricas.append(
+                {
+                    "nome": formulas.NOMES_METRICAS[nome],
+                    "nota": _numero(m.get("nota")),
+                    "sem_dados": sem,
+                    "peso": _numero(m.get("peso_efetivo"), 0) + "%" if not sem else "fora da conta",
+                }
+            )
+        linhas.append(
+            {
+                "id": c["id"],
+                "nome": c["nome"],
+                "nota": _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
+                "metricas": metricas,
+                "turnos": c.get("turnos_avaliados", 0),
+                "tempo": _tempo(float(c.get("tempo_fala_s", 0))),
+            }
+        )
+    return {
+        "metodo": metodo,
+        "colunas": [
+            {"nome": formulas.NOMES_METRICAS[n], "peso_base": _numero(formulas.PESOS_BASE[metodo][n], 0)}
+            for n in nomes_metricas
+        ],
+        "linhas": linhas,
+    }
+
+
+def _mudancas(
+    v2: Mapping[str, Any], v1: Mapping[str, Any], revisadas: list[Mapping[str, Any]], nomes: Mapping[str, str]
+) -> list[str]:
+    """What changed between the two readings, in plain words."""
+    saida = []
+    antes = {c["id"]: c for c in v1.get("candidatos", [])}
+    for c in v2.get("candidatos", []):
+        a = antes.get(c["id"])
+        if a is None:
+            continue
+        if c.get("nota") is None or a.get("nota") is None:
+            continue
+        delta = c["nota"] - a["nota"]
+        sentido = "subiu" if delta > 0 else "caiu" if delta < 0 else "ficou igual"
+        saida.append(
+            f"{c['nome']}: {_numero(a['nota'])} na v1, {_numero(c['nota'])} no método atual "
+            f"({sentido}{'' if delta == 0 else ' ' + _numero(abs(delta)) + ' ponto(s)'}); "
+            f"{a.get('turnos_avaliados', 0)} falas avaliadas uma a uma na v1, "
+            f"{c.get('turnos_avaliados', 0)} turnos agora."
+        )
+    l1, l2 = v1.get("manchete", {}).get("lider"), v2.get("manchete", {}).get("lider")
+    if l1 != l2:
+        saida.append(
+            f"Manchete: na v1 {'liderava ' + nomes.get(l1, l1) if l1 else 'ninguém liderava'}; "
+            f"no método atual {'lidera ' + nomes.get(l2, l2) if l2 else 'ninguém lidera'}."
+        )
+    else:
+        saida.append("A manchete é a mesma nas duas leituras.")
+    mudadas = [r for r in revisadas if r.get("revisado")]
+    saida.append(
+        f"A revisão mudou {len(mudadas)} veredito(s); na v1 valiam os vereditos sem revisão. "
+        "A v1 não tinha a métrica de propostas e pesava veracidade 40, respostas diretas 25, substância 20, "
+        "clareza 10 e respeito 5."
+    )
+    return saida
+
+
+def _checagem_view(r: Mapping[str, Any]) -> dict[str, Any]:
+    codigo = r["veredito"]
+    return {
+        "id": r["id"],
+        "afirmacao": r["afirmacao"],
+        "veredito": VEREDITOS[codigo],
+        "confianca": r["confianca"],
+        "explicacao": r["explicacao"],
+        "fontes": r.get("fontes", []),
+        "revisado": bool(r.get("revisado")),
+        "motivo": r.get("motivo"),
+        "antes": VEREDITOS[r["veredito_original"]] if r.get("revisado") else None,
+        "repeticao_de": r.get("repeticao_de"),
+        "editada": bool(r.get("editada")),
+        "nota_editor": r.get("nota_editor", ""),
+        "checagem_publicada": r.get("checagem_publicada"),
+    }
+
+
+def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, Any]]:
+    e = d.etapas
+    perguntas = {p["turno"]: p for p in e["perguntas.json"]["perguntas"]}
+    avaliacoes = {k: v["avaliacao"] for k, v in e["avaliacao.json"].get("turnos", {}).items()}
+    entrada = {t["id"]: t for t in e["placar-entrada.json"].get("turnos", [])}
+    por_turno: dict[str, list[dict[str, Any]]] = {}
+    for r in e["checagens-revisadas.json"]["checagens"]:
+        if not r.get("oculta"):
+            por_turno.setdefault(r["turno"], []).append(_checagem_view(r))
+    saida = []
+    for t in e["turnos.json"]["turnos"]:
+        p = perguntas.get(t["id"], {})
+        a = avaliacoes.get(t["id"])
+        linha = entrada.get(t["id"])
+        resposta = None
+        if linha is not None and linha.get("pergunta"):
+            turno = formulas.ler_entrada(
+                {"candidatos": [{"id": t["candidato"], "nome": "x"}], "turnos": [linha]}
+            ).turnos[0]
+            resposta = _numero(formulas.nota_resposta(turno))
+        propostas = []
+        for prop in (a or {}).get("propostas", []):
+            propostas.append(
+                {
+                    **prop,
+                    "pontos": _numero(formulas.PONTOS_ITEM_PROPOSTA * prop.get("itens", 0), 0),
+                }
+            )
+        saida.append(
+            {
+                "id": t["id"],
+                "candidato": nomes.get(t["candidato"], t["candidato"]),
+                "inicio": _tempo(t["inicio_s"]),
+                "fim": _tempo(t["fim_s"]),
+                "duracao": _tempo(t["duracao_s"]),
+                "peso": _numero(formulas.peso_turno(t["duracao_s"]), 0),
+                "texto": t["texto"],
+                "encerrado": t["encerrado"],
+                "bloco": p.get("bloco", ""),
+                "pergunta": p.get("texto"),
+                "pergunta_autor": p.get("autor", ""),
+                "pergunta_origem": p.get("origem", ""),
+                "pergunta_motivo": p.get("motivo", ""),
+                "avaliacao": a,
+                "nota_resposta": resposta,
+                "faixa": faixa_evasao(a["evasao"]) if a and a.get("evasao") is not None else None,
+                "propostas": propostas,
+                "checagens": por_turno.get(t["id"], []),
+            }
+        )
+    return saida
+
+
+def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
+    trilha = [("Início", "/"), ("Debates", SECAO_URL), (d.titulo, d.url)]
+    descricao = f"Placar, turnos e checagens do debate de {_data(d.data)}"
+    base: dict[str, Any] = {
+        "titulo": d.titulo,
+        "descricao": descricao,
+        "trilha": trilha,
+        "jsonld": jsonld.webpage(ctx.config, d.url, d.titulo, descricao, trilha),
+        "debate": d,
+        "data_extenso": _data(d.data),
+        "aviso_ia": AVISO_IA,
+        "metodo_url": METODO_URL,
+        "historico_url": HISTORICO_URL,
+        "processado": d.processado,
+    }
+    if not d.processado:
+        return base
+    e = d.etapas
+    nomes = {c["id"]: c["nome"] for c in e["placar.json"].get("candidatos", [])}
+    revisadas = e["checagens-revisadas.json"]["checagens"]
+    estado = e["estado.json"]
+    v1 = e.get("placar-v1.json") if formulas.METODO_V1 in d.leituras else None
+    papeis = e["papeis.json"].get("locutores", [])
+    base.update(
+        {
+            "manchete": _manchete(e["placar.json"], nomes),
+            "placar": _tabela(e["placar.json"]),
+            "placar_v1": _tabela(v1) if v1 else None,
+            "manchete_v1": _manchete(v1, nomes) if v1 else None,
+            "mudancas": _mudancas(e["placar.json"], v1, revisadas, nomes) if v1 else [],
+            "turnos": _turnos_view(d, nomes),
+            "ocultas": sum(1 for r in revisadas if r.get("oculta")),
+            "revisadas": sum(1 for r in revisadas if r.get("revisado")),
+            "encerrado": bool(estado.get("encerrado")),
+            "em_andamento": estado.get("turno_em_andamento"),
+            "vozes_ia": [p for p in papeis if p.get("origem") == "ia"],
+            "placar_json": f"{d.url}placar.json",
+        }
+    )
+    return base
+
+
+def _codigo() -> str:
+    digest = hashlib.sha256()
+    for caminho in _CODIGO:
+        with contextlib.suppress(OSError):
+            digest.update(caminho.read_bytes())
+    return digest.hexdigest()
+
+
+def _chave(d: DebatePagina) -> str:
+    # What the listing shows of a debate: a new turn changes the scoreboard file, so its checksum.
+    placar = next((f.sha256 for f in d.fontes if f.caminho.endswith("/placar.json")), "")
+    return f"{d.url}|{d.titulo}|{d.data.isoformat()}|{d.emissora}|{d.demonstracao}|{placar}"
+
+
+def section_keys(ctx: SiteContext) -> list[str]:
+    """Fingerprint parts of the /debates/ listing."""
+    return [_chave(d) for d in ctx.debates]
+
+
+def section_context(ctx: SiteContext) -> dict[str, Any]:
+    """Context of the /debates/ listing (template `debates_indice.html`)."""
+    itens = []
+    for d in ctx.debates:
+        manchete = None
+        if d.processado:
+            nomes = {c["id"]: c["nome"] for c in d.etapas["placar.json"].get("candidatos", [])}
+            manchete = _manchete(d.etapas["placar.json"], nomes)
+        itens.append(
+            {
+                "url": d.url,
+                "titulo": d.titulo,
+                "data": _data(d.data),
+                "emissora": d.emissora,
+                "demonstracao": d.demonstracao,
+                "manchete": manchete or "Aguardando o primeiro ciclo de avaliação.",
+                "duas_leituras": formulas.METODO_V1 in d.leituras,
+            }
+        )
+    return {"debates": itens, "aviso_ia": AVISO_IA, "metodo_url": METODO_URL}
 
 
 def plan(ctx: SiteContext) -> list[Artifact]:
-    """The page of every debate."""
-    return []
+    """The page of every debate, and its scoreboard JSON for reuse."""
+    codigo = _codigo()
+    artifacts = []
+    for d in ctx.debates:
+        chave = [codigo, *(f"{f.caminho}:{f.sha256}" for f in d.fontes)]
+        artifacts.append(
+            Artifact(
+                f"{d.url.lstrip('/')}index.html",
+                "debate.html",
+                _fingerprint(*chave),
+                lambda d=d: _contexto(d, ctx),  # type: ignore[misc]
+            )
+        )
+        placar = next((f for f in d.fontes if f.caminho.endswith("/placar.json")), None)
+        if placar is not None:
+            artifacts.append(
+                raw(f"{d.url.lstrip('/')}placar.json", placar.sha256, lambda d=d: d.placar_bytes)  # type: ignore[misc]
+            )
+    return artifacts
+
+
+def _fingerprint(*partes: str) -> str:
+    return hashlib.sha256("\n".join(partes).encode("utf-8")).hexdigest()

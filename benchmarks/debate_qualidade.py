@@ -1,0 +1,351 @@
+"""Quality of the debate analysis backends: the project's Portuguese gold set and two public datasets.
+
+    python benchmarks/debate_qualidade.py                    # rule-based backend, writes docs/QUALIDADE.md
+    python benchmarks/debate_qualidade.py --backend openai   # the endpoint of [analise] in eleicoes.toml
+
+Measures (each backend):
+- gold set (`tests/debate/dados/ouro-debates.json`, written for this project): precision/recall of
+  checkable claims, personal attacks and proposals per utterance; agreement on proposal items; on
+  question/answer turns, agreement on question parts, parts answered, evasion band and evasion type;
+- CT24 check-worthiness (Spanish tweets, CLEF 2024 dev-test): precision/recall of "check-worthy";
+- QEvasion (English interviews, test split): agreement of the evasion band with the annotators'
+  majority, mapped to clear reply (1.x), ambivalent (2.1-2.5) and clear non-reply (2.6-2.9).
+Writes only the "## Debates" section of docs/QUALIDADE.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+RAIZ = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(RAIZ))
+
+from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de  # noqa: E402
+from jobs.analise.config import ConfigAnalise, carregar_config_analise  # noqa: E402
+from jobs.analise.turnos import AvaliacaoTurno, AvaliadorTurnos, EntradaTurno, avaliador_de  # noqa: E402
+from jobs.debate.checagem import checaveis  # noqa: E402
+
+OURO = RAIZ / "tests" / "debate" / "dados" / "ouro-debates.json"
+QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
+DATASETS = Path("/work/shared/datasets/factcheck")
+ADVERSARIOS = ("Rui Amaral", "Helena Prado")
+FAIXAS = ("0-2", "3-5", "6-8", "9-10")
+CABECALHO = "# Qualidade\n\nMedidas de qualidade de cada parte do projeto; cada seção diz como reproduzir.\n"
+
+
+def faixa(evasao: int | None) -> str | None:
+    """The band of the named scale ("0-2", "3-5", "6-8", "9-10")."""
+    if evasao is None:
+        return None
+    return next(f for f in FAIXAS if int(f.split("-")[0]) <= evasao <= int(f.split("-")[1]))
+
+
+@dataclass
+class PR:
+    """Counts for precision and recall of one positive class."""
+
+    vp: int = 0
+    fp: int = 0
+    fn: int = 0
+    vn: int = 0
+
+    def somar(self, verdade: bool, previsto: bool) -> None:
+        """Count one example."""
+        if verdade and previsto:
+            self.vp += 1
+        elif previsto:
+            self.fp += 1
+        elif verdade:
+            self.fn += 1
+        else:
+            self.vn += 1
+
+    @property
+    def precisao(self) -> float:
+        """Precision (0 when nothing was predicted positive)."""
+        return self.vp / (self.vp + self.fp) if self.vp + self.fp else 0.0
+
+    @property
+    def revocacao(self) -> float:
+        """Recall."""
+        return self.vp / (self.vp + self.fn) if self.vp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        """F1."""
+        p, r = self.precisao, self.revocacao
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    @property
+    def n(self) -> int:
+        """Examples counted."""
+        return self.vp + self.fp + self.fn + self.vn
+
+    def linha(self, nome: str) -> str:
+        """A Markdown table row."""
+        metricas = f"{self.precisao:.2f} | {self.revocacao:.2f} | {self.f1:.2f}"
+        return f"| {nome} | {self.n} | {self.vp + self.fn} | {metricas} |"
+
+
+@dataclass
+class Acordo:
+    """Agreement counts."""
+
+    certos: int = 0
+    total: int = 0
+
+    def somar(self, certo: bool) -> None:
+        """Count one example."""
+        self.total += 1
+        self.certos += int(certo)
+
+    @property
+    def taxa(self) -> float:
+        """Share of agreements."""
+        return self.certos / self.total if self.total else 0.0
+
+    def texto(self) -> str:
+        """'0.82 (14/17)'."""
+        return f"{self.taxa:.2f} ({self.certos}/{self.total})"
+
+
+def avaliar_ouro(avaliador: AvaliadorTurnos, analisador: Analisador) -> dict[str, Any]:
+    """Every gold-set measure for one backend."""
+    ouro = json.loads(OURO.read_text(encoding="utf-8"))
+    checavel, ataque, proposta, disfarcado = PR(), PR(), PR(), PR()
+    itens = {k: Acordo() for k in ("o_que", "quanto", "como", "prazo")}
+    for u in ouro["falas"]:
+        a = avaliador.avaliar(EntradaTurno(u["texto"], None, "", ADVERSARIOS))
+        checavel.somar(u["checavel"], bool(checaveis(u["texto"], analisador)))
+        ataque.somar(u["ataque_pessoal"], a.ataque_pessoal)
+        proposta.somar(u["proposta"], bool(a.propostas))
+        if u["proposta"]:
+            disfarcado.somar(u["ataque_disfarcado"], any(p.ataque_disfarcado for p in a.propostas))
+        if u["proposta"] and not u["ataque_disfarcado"] and a.propostas:
+            p = a.propostas[0]
+            for k, acordo in itens.items():
+                acordo.somar((getattr(p, k) is not None) == u["itens"][k])
+    partes, respondidas, faixas, vizinhas, tipos = Acordo(), Acordo(), Acordo(), Acordo(), Acordo()
+    confusao: Counter[tuple[str, str]] = Counter()
+    for t in ouro["turnos"]:
+        a = avaliador.avaliar(EntradaTurno(t["texto"], t["pergunta"], "", ADVERSARIOS))
+        partes.somar(len(a.partes) == t["partes"])
+        respondidas.somar(
+            a.partes_respondidas == min(t["respondidas"], len(a.partes)) and len(a.partes) == t["partes"]
+        )
+        prevista = faixa(a.evasao) or "?"
+        faixas.somar(prevista == t["faixa"])
+        vizinhas.somar(prevista in FAIXAS and abs(FAIXAS.index(prevista) - FAIXAS.index(t["faixa"])) <= 1)
+        confusao[(t["faixa"], prevista)] += 1
+        if t["tipo"]:
+            tipos.somar(a.tipo_evasao == t["tipo"])
+    return {
+        "n_falas": len(ouro["falas"]),
+        "n_turnos": len(ouro["turnos"]),
+        "checavel": checavel,
+        "ataque": ataque,
+        "proposta": proposta,
+        "disfarcado": disfarcado,
+        "itens": itens,
+        "partes": partes,
+        "respondidas": respondidas,
+        "faixas": faixas,
+        "vizinhas": vizinhas,
+        "tipos": tipos,
+        "confusao": confusao,
+    }
+
+
+def avaliar_ct24(analisador: Analisador, limite: int | None = None) -> PR | None:
+    """Check-worthiness on the CLEF 2024 Spanish dev-test tweets (None when the file is absent)."""
+    caminho = DATASETS / "CT24_checkworthy_spanish_dev-test.tsv"
+    if not caminho.exists():
+        return None
+    pr = PR()
+    with caminho.open(encoding="utf-8") as arquivo:
+        leitor = csv.DictReader(arquivo, delimiter="\t", quoting=csv.QUOTE_NONE)
+        for i, linha in enumerate(leitor):
+            if limite is not None and i >= limite:
+                break
+            pr.somar(linha["class_label"].strip() == "Yes", bool(checaveis(linha["tweet_text"], analisador)))
+    return pr
+
+
+CLASSES_QEVASION = {"1": "resposta clara", "2a": "ambivalente", "2b": "sem resposta"}
+
+
+def _classe_qevasion(rotulo: str) -> str:
+    codigo = rotulo.strip().split(" ")[0]
+    if codigo.startswith("1."):
+        return "resposta clara"
+    return "ambivalente" if codigo in ("2.1", "2.2", "2.3", "2.4", "2.5") else "sem resposta"
+
+
+def _classe_prevista(a: AvaliacaoTurno) -> str:
+    if a.evasao is None or a.evasao <= 2:
+        return "resposta clara"
+    return "ambivalente" if a.evasao <= 8 else "sem resposta"
+
+
+def avaliar_qevasion(avaliador: AvaliadorTurnos, limite: int | None = None) -> dict[str, Any] | None:
+    """Evasion band against the majority of QEvasion's three annotators (None when absent)."""
+    caminho = DATASETS / "qevasion" / "test_set.csv"
+    if not caminho.exists():
+        return None
+    acordo = Acordo()
+    confusao: Counter[tuple[str, str]] = Counter()
+    verdade_total: Counter[str] = Counter()
+    with caminho.open(encoding="utf-8") as arquivo:
+        for i, linha in enumerate(csv.DictReader(arquivo)):
+            if limite is not None and i >= limite:
+                break
+            votos = Counter(_classe_qevasion(linha[f"Annotator{k}"]) for k in (1, 2, 3))
+            verdade = votos.most_common(1)[0][0]
+            a = avaliador.avaliar(EntradaTurno(linha["Interview Answer"].strip(), linha["Question"].strip()))
+            prevista = _classe_prevista(a)
+            acordo.somar(prevista == verdade)
+            confusao[(verdade, prevista)] += 1
+            verdade_total[verdade] += 1
+    maioria = verdade_total.most_common(1)[0][1] / acordo.total if acordo.total else 0.0
+    return {"acordo": acordo, "confusao": confusao, "maioria": maioria, "classes": verdade_total}
+
+
+def _tabela_confusao(
+    confusao: Counter[tuple[str, str]], linhas: Iterable[str], colunas: Iterable[str]
+) -> str:
+    colunas = list(colunas)
+    saida = ["| verdade \\ previsto | " + " | ".join(colunas) + " |", "|---|" + "---:|" * len(colunas)]
+    for v in linhas:
+        saida.append(f"| {v} | " + " | ".join(str(confusao[(v, p)]) for p in colunas) + " |")
+    return "\n".join(saida)
+
+
+def relatorio(
+    nome: str, ouro: dict[str, Any], ct24: PR | None, qev: dict[str, Any] | None, segundos: float
+) -> str:
+    """The Markdown of one backend's results."""
+    linhas = [
+        f"### Backend `{nome}`",
+        "",
+        f"Conjunto-ouro: {ouro['n_falas']} falas rotuladas e {ouro['n_turnos']} turnos de pergunta e "
+        "resposta.",
+        "",
+        "| medida (por fala) | n | positivos | precisão | revocação | F1 |",
+        "|---|---:|---:|---:|---:|---:|",
+        ouro["checavel"].linha("afirmação checável"),
+        ouro["ataque"].linha("ataque pessoal"),
+        ouro["proposta"].linha("proposta"),
+        ouro["disfarcado"].linha("ataque disfarçado (entre as propostas)"),
+    ]
+    if ct24 is not None:
+        linhas.append(ct24.linha("CT24 (espanhol): tuíte checável"))
+    itens = ", ".join(f"{k.replace('_', ' ')} {v.texto()}" for k, v in ouro["itens"].items())
+    linhas += [
+        "",
+        f"Itens das propostas detectadas (acordo por item): {itens}.",
+        "",
+        "| medida (por turno com pergunta) | acordo |",
+        "|---|---:|",
+        f"| número de partes da pergunta | {ouro['partes'].texto()} |",
+        f"| partes respondidas (quando as partes batem) | {ouro['respondidas'].texto()} |",
+        f"| faixa de evasão exata | {ouro['faixas'].texto()} |",
+        f"| faixa de evasão exata ou vizinha | {ouro['vizinhas'].texto()} |",
+        f"| tipo de evasão (turnos com tipo no ouro) | {ouro['tipos'].texto()} |",
+        "",
+        "Faixa de evasão no conjunto-ouro:",
+        "",
+        _tabela_confusao(ouro["confusao"], FAIXAS, [*FAIXAS, "?"]),
+    ]
+    if qev is not None:
+        classes = ("resposta clara", "ambivalente", "sem resposta")
+        linhas += [
+            "",
+            f"QEvasion (inglês, {qev['acordo'].total} respostas, maioria de 3 anotadores): acordo "
+            f"{qev['acordo'].texto()}; sempre prever a classe mais comum acertaria {qev['maioria']:.2f}.",
+            "",
+            _tabela_confusao(qev["confusao"], classes, classes),
+        ]
+    linhas += ["", f"Tempo total desta avaliação: {segundos:.1f} s."]
+    return "\n".join(linhas)
+
+
+def escrever_secao(corpo: str, caminho: Path = QUALIDADE_MD) -> None:
+    """Replace (or append) this project's "## Debates" section, leaving every other section alone."""
+    inicio, fim = "<!-- BEGIN Debates -->", "<!-- END Debates -->"
+    secao = f"{inicio}\n## Debates\n\n{corpo.rstrip()}\n{fim}"
+    texto = caminho.read_text(encoding="utf-8") if caminho.exists() else CABECALHO
+    if inicio in texto and fim in texto:
+        antes, resto = texto.split(inicio, 1)
+        texto = antes + secao + resto.split(fim, 1)[1]
+    else:
+        texto = texto.rstrip() + "\n\n" + secao + "\n"
+    caminho.parent.mkdir(parents=True, exist_ok=True)
+    caminho.write_text(texto, encoding="utf-8")
+
+
+def _medir(backend: str, config: ConfigAnalise, limite: int | None) -> str:
+    inicio = time.perf_counter()
+    avaliador = avaliador_de(backend, config)
+    analisador: Analisador = analisador_de(config) if backend == "openai" else AnalisadorRegras()
+    ouro = avaliar_ouro(avaliador, analisador)
+    ct24 = avaliar_ct24(analisador, limite)
+    qev = avaliar_qevasion(avaliador, limite)
+    return relatorio(avaliador.nome, ouro, ct24, qev, time.perf_counter() - inicio)
+
+
+def main(argv: list[str] | None = None, escrever: Callable[[str], None] = escrever_secao) -> int:
+    """Run the evaluation and write the section."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--backend", choices=("regras", "openai"), action="append")
+    parser.add_argument(
+        "--limite", type=int, default=None, help="no máximo N exemplos de cada conjunto externo"
+    )
+    args = parser.parse_args(argv)
+    backends = args.backend or ["regras"]
+    config = carregar_config_analise(RAIZ / "eleicoes.toml")
+    partes = [
+        "Reproduza com `python benchmarks/debate_qualidade.py` (backend de regras, embutido) ou "
+        "`python benchmarks/debate_qualidade.py --backend openai` (usa o endereço, o modelo e a chave de "
+        "`[analise]` em eleicoes.toml). Conjunto-ouro em `tests/debate/dados/ouro-debates.json`, "
+        "escrito para "
+        "este projeto; conjuntos externos em `shared/datasets/factcheck/` (CT24 espanhol dev-test; "
+        "QEvasion test).",
+        "",
+        "O backend de regras é uma linha de base honesta: lê palavras, números e frases feitas em "
+        "português, não "
+        "o sentido. No CT24 (espanhol) e no QEvasion (inglês) ele trabalha fora da língua para a qual foi "
+        "escrito, e os números mostram isso. O conjunto-ouro foi escrito e rotulado pela mesma equipe "
+        "que escreveu "
+        "as regras: os números dele são otimistas (as regras foram ajustadas vendo exemplos parecidos) "
+        "e servem "
+        "para pegar regressões, não para prometer acerto em debates reais.",
+    ]
+    for backend in backends:
+        partes += ["", _medir(backend, config, args.limite)]
+    if "openai" not in backends:
+        partes += [
+            "",
+            "### Backend `openai`",
+            "",
+            "Não medido aqui: esta máquina não tem acesso a um endpoint compatível com OpenAI. Os testes "
+            "cobrem o "
+            "formato, a validação e as novas tentativas contra um servidor local; para medir a qualidade, "
+            "configure `[analise]` e rode o comando acima com `--backend openai`.",
+        ]
+    corpo = "\n".join(partes)
+    escrever(corpo)
+    print(corpo)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,417 @@
+"""One update cycle of a debate: from the transcript to `placar.json`, every stage stored.
+
+`atualizar(debate_dir, config)` (pinned in PINS.md) is called by the audio job after each append
+and by `eleicoes debate atualizar`. It recomputes whatever changed, idempotently: roles, turns and
+questions are cheap and recomputed from the whole transcript; evaluations and checks are cached
+by a checksum of their inputs, so a finished turn is evaluated once (again only if its text, its
+question or the backend changes). Each stage file is written atomically and only when it changes.
+
+Files under `data/debates/<id>/`:
+  papeis.json, turnos.json, perguntas.json            stages 1-3
+  avaliacao.json                                      stage 4 (per turn, with cache keys)
+  checagens.json, checagens-revisadas.json           stages 5-6
+  placar-entrada.json, placar.json                    stage 7 (v2: the AVALIACOES input and output)
+  avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
+  estado.json                                         warnings and progress of the last cycle
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de
+from jobs.analise.config import ConfigAnalise
+from jobs.analise.llm import ErroAnalise
+from jobs.analise.turnos import (
+    AvaliacaoTurno,
+    AvaliadorRegras,
+    AvaliadorTurnos,
+    EntradaTurno,
+    avaliador_de,
+)
+from jobs.analise.turnos import de_json as avaliacao_de_json
+from jobs.analise.turnos import para_json as avaliacao_para_json
+from jobs.debate import checagem as etapa_checagem
+from jobs.debate import papeis as etapa_papeis
+from jobs.debate import perguntas as etapa_perguntas
+from jobs.debate import placar as etapa_placar
+from jobs.debate import revisao as etapa_revisao
+from jobs.debate import turnos as etapa_turnos
+from jobs.debate.armazenamento import (
+    Debate,
+    ErroDebate,
+    Fala,
+    chave,
+    gravar_json,
+    ler_debate,
+    ler_json,
+    ler_transcricao,
+    trava,
+)
+from jobs.debate.checagem import Checagem
+from jobs.debate.config import DebateConfig, ErroConfig
+from jobs.debate.edicoes import Edicoes, ler_edicoes
+from jobs.debate.papeis import PapelLocutor
+from jobs.debate.perguntas import PerguntaTurno
+from jobs.debate.revisao import ChecagemRevisada
+from jobs.debate.turnos import Turno
+from jobs.fontes.busca import BuscaFontes, busca_de
+
+log = logging.getLogger("eleicoes.debate")
+
+ARQ_PAPEIS = "papeis.json"
+ARQ_TURNOS = "turnos.json"
+ARQ_PERGUNTAS = "perguntas.json"
+ARQ_AVALIACAO = "avaliacao.json"
+ARQ_AVALIACAO_V1 = "avaliacao-v1.json"
+ARQ_CHECAGENS = "checagens.json"
+ARQ_REVISADAS = "checagens-revisadas.json"
+ARQ_ENTRADA = "placar-entrada.json"
+ARQ_PLACAR = "placar.json"
+ARQ_ENTRADA_V1 = "placar-v1-entrada.json"
+ARQ_PLACAR_V1 = "placar-v1.json"
+ARQ_ESTADO = "estado.json"
+_RAIZ_CODIGO = Path(__file__).resolve().parents[2]
+# Source files whose change must invalidate cached evaluations / checks (new rules, new prompt).
+CODIGO_AVALIACAO = ("jobs/analise/turnos.py", "jobs/debate/texto.py", "jobs/analise/temas.py")
+CODIGO_CHECAGEM = (
+    "jobs/debate/checagem.py",
+    "jobs/debate/texto.py",
+    "jobs/analise/afirmacoes.py",
+    "jobs/analise/temas.py",
+    "jobs/fontes/busca.py",
+)
+AVISO_RESERVA = "A avaliação por IA falhou ({erro}); esta nota foi dada pelas regras embutidas."
+
+
+@dataclass
+class Ciclo:
+    """What one cycle computed (returned by `executar` for the CLI, tests and benchmarks)."""
+
+    debate: Debate
+    mudou: bool = False
+    arquivos_gravados: list[str] = field(default_factory=list)
+    turnos_avaliados_agora: list[str] = field(default_factory=list)
+    avisos: list[str] = field(default_factory=list)
+    placar: dict[str, Any] = field(default_factory=dict)
+
+
+def atualizar(debate_dir: Path, config: DebateConfig | None = None) -> bool:
+    """Run one cycle; True when any stored stage changed. Never raises for bad input: the error is
+    logged in Portuguese and the last good outputs stay as they were."""
+    try:
+        return executar(debate_dir, config).mudou
+    except (ErroDebate, ErroConfig, etapa_placar.ErroPlacar) as exc:
+        log.error("debate %s não atualizado: %s", debate_dir.name, exc)
+        return False
+
+
+def executar(
+    debate_dir: Path, config: DebateConfig | None = None, *, reavaliar: bool = False, raiz: Path | None = None
+) -> Ciclo:
+    """One cycle; raises ErroDebate (Portuguese) when `debate.toml` or `edicoes.toml` is invalid.
+
+    `reavaliar` drops the cached evaluations and checks (e.g. after the AI backend came back).
+    `raiz` is the project root (for the desk's published checks); default: three folders up.
+    """
+    config = config or DebateConfig()
+    pasta = debate_dir
+    raiz = raiz or pasta.resolve().parents[2]
+    with trava(pasta):
+        debate = ler_debate(pasta)
+        edicoes = ler_edicoes(pasta, set(debate.candidatos()))
+        falas, avisos = ler_transcricao(pasta)
+        ciclo = Ciclo(debate, avisos=list(avisos))
+        encerrado = edicoes.encerrado if edicoes.encerrado is not None else debate.encerrado
+        papeis, falas = etapa_papeis.identificar(debate, falas, edicoes)
+        turnos = etapa_turnos.segmentar(
+            falas,
+            papeis,
+            config.aparte_max_s,
+            encerrado,
+            lambda f: etapa_perguntas.passa_a_vez(f, papeis.get(f.locutor)),
+            debate.blocos,
+        )
+        perguntas = etapa_perguntas.atribuir(debate, falas, papeis, turnos, edicoes)
+        saidas: dict[str, Any] = {
+            ARQ_PAPEIS: etapa_papeis.para_json(papeis, edicoes.falas),
+            ARQ_TURNOS: etapa_turnos.para_json(turnos),
+            ARQ_PERGUNTAS: etapa_perguntas.para_json(perguntas),
+        }
+        avaliador = avaliador_de(config.backend, config.analise)
+        fechados = [t for t in turnos if t.encerrado]
+        por_turno = {p.turno: p for p in perguntas}
+        cache = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO, "turnos")
+        avaliacoes, guardar = _avaliar(
+            [(t.id, t.texto, por_turno[t.id].texto, t.candidato) for t in fechados],
+            debate,
+            avaliador,
+            cache,
+            ciclo,
+        )
+        saidas[ARQ_AVALIACAO] = {"avaliador": avaliador.nome, "turnos": guardar}
+        busca = busca_de(
+            config.busca, raiz, config.busca_url, config.busca_tempo_limite_s, config.indices_extras
+        )
+        analisador = analisador_de(config.analise)
+        cache_checagens = {} if reavaliar else _cache(pasta / ARQ_CHECAGENS, "turnos")
+        checagens, guardar_checagens = _checar(
+            fechados, busca, analisador, config.analise, cache_checagens, ciclo
+        )
+        saidas[ARQ_CHECAGENS] = {"busca": busca.nome, "turnos": guardar_checagens}
+        revisadas = etapa_revisao.revisar(checagens, edicoes)
+        saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
+        entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis)
+        ciclo.placar = etapa_placar.calcular(etapa_placar.ler_entrada(entrada))
+        saidas[ARQ_ENTRADA], saidas[ARQ_PLACAR] = entrada, ciclo.placar
+        if etapa_placar.METODO_V1 in etapa_placar.metodos_do_debate(debate.data):
+            cache_v1 = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO_V1, "falas")
+            unidades = unidades_v1(falas, papeis)
+            avaliacoes_v1, guardar_v1 = _avaliar(unidades, debate, avaliador, cache_v1, ciclo)
+            saidas[ARQ_AVALIACAO_V1] = {"avaliador": avaliador.nome, "falas": guardar_v1}
+            entrada1 = entrada_v1(debate, unidades, avaliacoes_v1, checagens, edicoes, falas, papeis)
+            saidas[ARQ_ENTRADA_V1] = entrada1
+            saidas[ARQ_PLACAR_V1] = etapa_placar.calcular(etapa_placar.ler_entrada(entrada1))
+        saidas[ARQ_ESTADO] = {
+            "falas": len(falas),
+            "turnos": len(turnos),
+            "turnos_encerrados": len(fechados),
+            "turno_em_andamento": next((t.id for t in turnos if not t.encerrado), None),
+            "encerrado": encerrado,
+            "locutores_sem_identificacao": sorted(
+                p.locutor for p in papeis.values() if p.papel == "candidato" and not p.candidato
+            ),
+            "avisos": sorted(set(ciclo.avisos)),
+        }
+        for nome, dados in saidas.items():
+            if gravar_json(pasta / nome, dados):
+                ciclo.arquivos_gravados.append(nome)
+        ciclo.mudou = bool(ciclo.arquivos_gravados)
+        return ciclo
+
+
+def versao_codigo(arquivos: tuple[str, ...]) -> str:
+    """Checksum of the code that produced a cached result."""
+    digest = hashlib.sha256()
+    for rel in arquivos:
+        digest.update((_RAIZ_CODIGO / rel).read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _cache(caminho: Path, chave_lista: str) -> dict[str, dict[str, Any]]:
+    dados = ler_json(caminho)
+    if not isinstance(dados, dict) or not isinstance(dados.get(chave_lista), dict):
+        return {}
+    return {k: v for k, v in dados[chave_lista].items() if isinstance(v, dict) and "chave" in v}
+
+
+def _nomes(debate: Debate, candidato: str) -> tuple[str, tuple[str, ...]]:
+    nomes = debate.candidatos()
+    return nomes.get(candidato, candidato), tuple(n for c, n in nomes.items() if c != candidato)
+
+
+def _avaliar(
+    unidades: list[tuple[str, str, str | None, str]],
+    debate: Debate,
+    avaliador: AvaliadorTurnos,
+    cache: dict[str, dict[str, Any]],
+    ciclo: Ciclo,
+) -> tuple[dict[str, AvaliacaoTurno], dict[str, Any]]:
+    """Evaluate (or take from the cache) each (id, text, question, candidate) unit."""
+    avaliacoes: dict[str, AvaliacaoTurno] = {}
+    guardar: dict[str, Any] = {}
+    versao = versao_codigo(CODIGO_AVALIACAO)
+    for uid, texto, pergunta, candidato in unidades:
+        nome, adversarios = _nomes(debate, candidato)
+        k = chave(versao, avaliador.nome, texto, pergunta or "", nome, "|".join(adversarios))
+        anterior = cache.get(uid)
+        avaliacao: AvaliacaoTurno | None = None
+        if anterior is not None and anterior.get("chave") == k:
+            try:
+                avaliacao = avaliacao_de_json(anterior["avaliacao"])
+            except (KeyError, TypeError, ValueError):
+                avaliacao = None
+        if avaliacao is None:
+            entrada = EntradaTurno(texto, pergunta, nome, adversarios)
+            try:
+                avaliacao = avaliador.avaliar(entrada)
+            except ErroAnalise as exc:
+                reserva = AvaliadorRegras().avaliar(entrada)
+                avaliacao = replace(reserva, aviso=AVISO_RESERVA.format(erro=exc))
+                ciclo.avisos.append(f"{uid}: {exc}")
+            ciclo.turnos_avaliados_agora.append(uid)
+        if avaliacao.aviso:
+            ciclo.avisos.append(f"{uid}: {avaliacao.aviso}")
+        avaliacoes[uid] = avaliacao
+        guardar[uid] = {"chave": k, "avaliacao": avaliacao_para_json(avaliacao)}
+    return avaliacoes, guardar
+
+
+def _checar(
+    turnos: list[Turno],
+    busca: BuscaFontes,
+    analisador: Analisador,
+    config_analise: ConfigAnalise,
+    cache: dict[str, dict[str, Any]],
+    ciclo: Ciclo,
+) -> tuple[list[Checagem], dict[str, Any]]:
+    """Claims and first checks of each finished turn (cached per turn)."""
+    del config_analise
+    todas: list[Checagem] = []
+    guardar: dict[str, Any] = {}
+    versao = versao_codigo(CODIGO_CHECAGEM)
+    for t in turnos:
+        k = chave(versao, busca.nome, type(analisador).__name__, t.texto)
+        anterior = cache.get(t.id)
+        checagens: list[Checagem] | None = None
+        if anterior is not None and anterior.get("chave") == k:
+            try:
+                checagens = [etapa_checagem.de_json(c) for c in anterior["checagens"]]
+            except (KeyError, TypeError, ValueError):
+                checagens = None
+        if checagens is None:
+            try:
+                afirmacoes = etapa_checagem.checaveis(t.texto, analisador)
+            except ErroAnalise as exc:
+                ciclo.avisos.append(f"{t.id}: extração de afirmações por IA falhou ({exc}); usadas as regras")
+                afirmacoes = etapa_checagem.checaveis(t.texto, AnalisadorRegras())
+            checagens = [
+                etapa_checagem.checar(a, f"{t.id}-c{i}", t.id, t.candidato, busca)
+                for i, a in enumerate(afirmacoes, start=1)
+            ]
+        todas += checagens
+        guardar[t.id] = {"chave": k, "checagens": [etapa_checagem.para_json(c) for c in checagens]}
+    return todas, guardar
+
+
+def _falas_de_candidatos(falas: list[Fala], papeis: dict[str, PapelLocutor]) -> list[dict[str, Any]]:
+    return [
+        {"candidato": papeis[f.locutor].candidato, "duracao_s": round(f.duracao_s, 3)}
+        for f in falas
+        if f.locutor in papeis and papeis[f.locutor].avaliado
+    ]
+
+
+def _candidatos(debate: Debate) -> list[dict[str, str]]:
+    return [{"id": c, "nome": n} for c, n in debate.candidatos().items()]
+
+
+def _turno_placar(
+    uid: str, candidato: str, duracao_s: float, pergunta: str | None, a: AvaliacaoTurno
+) -> dict[str, Any]:
+    tem = bool(pergunta) and a.evasao is not None and bool(a.partes)
+    return {
+        "id": uid,
+        "candidato": candidato,
+        "duracao_s": round(duracao_s, 3),
+        "pergunta": tem,
+        "partes_pergunta": len(a.partes) if tem else 0,
+        "partes_respondidas": a.partes_respondidas if tem else 0,
+        "evasao": a.evasao if tem and a.evasao is not None else 0,
+        "substancia": a.substancia,
+        "clareza": a.clareza,
+        "ataque_pessoal": a.ataque_pessoal,
+        "propostas": [
+            {
+                "o_que": p.o_que is not None,
+                "quanto": p.quanto is not None,
+                "como": p.como is not None,
+                "prazo": p.prazo is not None,
+                "ataque_disfarcado": p.ataque_disfarcado,
+            }
+            for p in a.propostas
+        ],
+    }
+
+
+def entrada_v2(
+    debate: Debate,
+    turnos: list[Turno],
+    perguntas: list[PerguntaTurno],
+    avaliacoes: dict[str, AvaliacaoTurno],
+    revisadas: list[ChecagemRevisada],
+    falas: list[Fala],
+    papeis: dict[str, PapelLocutor],
+) -> dict[str, Any]:
+    """The AVALIACOES input of the current method: evaluated turns and reviewed checks."""
+    por_turno = {p.turno: p for p in perguntas}
+    return {
+        "metodo": etapa_placar.METODO_V2,
+        "candidatos": _candidatos(debate),
+        "turnos": [
+            _turno_placar(t.id, t.candidato, t.duracao_s, por_turno[t.id].texto, avaliacoes[t.id])
+            for t in turnos
+            if t.id in avaliacoes
+        ],
+        "checagens": [
+            {
+                "id": r.id,
+                "candidato": r.checagem.candidato,
+                "veredito": r.veredito,
+                "confianca": r.confianca,
+                "repeticao_de": r.repeticao_de,
+                "oculta": r.oculta,
+            }
+            for r in revisadas
+        ],
+        "falas": _falas_de_candidatos(falas, papeis),
+    }
+
+
+def unidades_v1(falas: list[Fala], papeis: dict[str, PapelLocutor]) -> list[tuple[str, str, str | None, str]]:
+    """v1 units: each candidate utterance alone; its question was whatever someone else said last
+    (time warnings included: the flaw the current method fixed)."""
+    unidades = []
+    ultima_de_outro: Fala | None = None
+    anterior: Fala | None = None
+    for f in falas:
+        papel = papeis.get(f.locutor)
+        if papel is not None and papel.avaliado:
+            if anterior is not None and anterior.locutor != f.locutor:
+                ultima_de_outro = anterior
+            pergunta = (
+                ultima_de_outro.texto if ultima_de_outro is not None and ultima_de_outro.texto else None
+            )
+            unidades.append((f.id, f.texto, pergunta, papel.candidato))
+        anterior = f
+    return unidades
+
+
+def entrada_v1(
+    debate: Debate,
+    unidades: list[tuple[str, str, str | None, str]],
+    avaliacoes: dict[str, AvaliacaoTurno],
+    checagens: list[Checagem],
+    edicoes: Edicoes,
+    falas: list[Fala],
+    papeis: dict[str, PapelLocutor],
+) -> dict[str, Any]:
+    """The AVALIACOES input of v1: utterances scored alone and unreviewed verdicts (editor still wins)."""
+    duracoes = {f.id: f.duracao_s for f in falas}
+    checks = []
+    for c in checagens:
+        e = edicoes.checagens.get(c.id)
+        checks.append(
+            {
+                "id": c.id,
+                "candidato": c.candidato,
+                "veredito": (e.veredito if e is not None and e.veredito else c.veredito),
+                "confianca": (e.confianca if e is not None and e.confianca else c.confianca),
+                "repeticao_de": None,
+                "oculta": bool(e is not None and e.oculta),
+            }
+        )
+    return {
+        "metodo": etapa_placar.METODO_V1,
+        "candidatos": _candidatos(debate),
+        "turnos": [
+            {**_turno_placar(uid, candidato, duracoes[uid], pergunta, avaliacoes[uid]), "propostas": []}
+            for uid, _, pergunta, candidato in unidades
+        ],
+        "checagens": checks,
+        "falas": _falas_de_candidatos(falas, papeis),
+    }

@@ -1,0 +1,1 @@
+"""Source search for fact checks: one interface, an embedded local index and a web search backend."""

@@ -1,0 +1,96 @@
+"""The debate page and the /debates/ listing, built by the real site builder from stored stages."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from jobs.debate.pipeline import executar
+from site_builder.build import build_site
+from tests.debate.conftest import REPO, Criar
+
+
+@pytest.fixture
+def site(raiz: Path, demo: Path, tmp_path: Path) -> Path:
+    shutil.copytree(REPO / "templates", raiz / "templates")
+    executar(demo)
+    # The desk's checks served the checker; the build only needs the debate (and stays independent of
+    # the desk's pages).
+    shutil.rmtree(raiz / "content" / "checagens")
+    (raiz / "content" / "checagens").mkdir()
+    out = tmp_path / "public"
+    build_site(raiz, out)
+    return out
+
+
+def _texto(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def test_debate_page_shows_every_part(site: Path) -> None:
+    html = (site / "debates" / "demo-governo-2026-10-15" / "index.html").read_text(encoding="utf-8")
+    texto = _texto(html)
+    assert "Debate de demonstração." in texto  # sample content is marked
+    assert "geradas por inteligência artificial e podem conter erros" in texto  # the AI-error notice
+    assert "lidera o placar" in texto  # headline
+    for metrica in (
+        "Veracidade",
+        "Respostas diretas",
+        "Substância",
+        "Propostas",
+        "Clareza",
+        "Respeito",
+        "Tempo de fala",
+    ):
+        assert metrica in texto
+    assert "Pergunta de Paulo Tavares" in texto and "Sem pergunta:" in texto
+    assert "Tipo: adiamento" in texto and "A pergunta não foi respondida." in texto
+    assert "Trecho que responde" in texto
+    assert "Quanto ou meta" in texto and "até 2028" in texto
+    assert "ataque disfarçado de proposta" in texto
+    assert 'class="selo-revisado"' in html and "Motivo da revisão:" in texto
+    assert 'class="selo selo-falso"' in html and "Fontes:" in texto
+    assert 'href="https://resultados.tse.jus.br/' in html
+    # Before 18 Oct 2026: both readings side by side and what changed.
+    assert "Primeira versão (v1)" in texto and "O que mudou" in texto
+    assert "Turno em andamento" in texto
+    publicado = site / "debates" / "demo-governo-2026-10-15" / "placar.json"
+    assert (
+        publicado.read_bytes()
+        == (site.parent / "projeto" / "data" / "debates" / publicado.parent.name / "placar.json").read_bytes()
+    )
+
+
+def test_listing_and_later_debates(raiz: Path, site: Path, criar_debate: Criar, tmp_path: Path) -> None:
+    indice = _texto((site / "debates" / "index.html").read_text(encoding="utf-8"))
+    assert "Debate de demonstração: governo do estado" in indice
+    assert "com as leituras do método atual e da v1" in indice
+    depois = criar_debate(
+        [(0, 10, "JOR", "Qual é o seu plano para a saúde?"), (10, 30, "HELENA", "Vou abrir 300 leitos.")],
+        nome="depois-da-band",
+        data="2026-10-20",
+        extra="encerrado = true",
+    )
+    executar(depois)
+    criar_debate([], nome="ainda-nao")  # no cycle yet: listed as waiting, no crash
+    out = tmp_path / "public2"
+    build_site(raiz, out)
+    pagina = _texto((out / "debates" / "depois-da-band" / "index.html").read_text(encoding="utf-8"))
+    assert "Primeira versão (v1)" not in pagina
+    assert "ainda não dá para apontar" in pagina.lower()
+    assert "Aguardando o primeiro ciclo" in _texto(
+        (out / "debates" / "index.html").read_text(encoding="utf-8")
+    )
+
+
+def test_broken_stage_file_skips_the_debate_with_a_warning(
+    raiz: Path, site: Path, demo: Path, tmp_path: Path
+) -> None:
+    (demo / "turnos.json").write_text("{quebrado", encoding="utf-8")
+    out = tmp_path / "public3"
+    relatorio = build_site(raiz, out)
+    assert any("turnos.json" in a and "JSON inválido" in a for a in relatorio.avisos)
+    assert not (out / "debates" / demo.name / "index.html").exists()
