@@ -1,0 +1,194 @@
+"""Generated Portuguese speech for the demo and the tests: a short fictional debate as audio segments.
+
+Speech is made on this machine with `espeak-ng` (one voice per speaker). Without espeak-ng, the
+demo uses the small recording bundled in `tests/fixtures/debate_demo.ogg` (made the same way).
+Everything here is fictional and marked as a demonstration: the candidates Helena Prado and Rui
+Amaral and the moderator Marta Lins do not exist, and the text was written for this project.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from jobs.debate.audio import TAXA, Amostras, decodificar, gravar_atomico, para_wav
+
+GRAVACAO_EMBUTIDA = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "debate_demo.ogg"
+VOZES = {"marta-lins": "pt-br", "helena-prado": "pt-br+f3", "rui-amaral": "pt-br+m3"}
+
+ROTEIRO_DEMO = """\
+# Debate de demonstração: pessoas e falas fictícias, geradas por síntese de voz.
+titulo = "Debate de demonstração (áudio sintético)"
+data = 2026-09-15
+emissora = "TV Demonstração"
+demonstracao = true
+
+[[participantes]]
+locutor = "marta-lins"
+nome = "Marta Lins"
+papel = "moderador"
+candidato = ""
+
+[[participantes]]
+locutor = "helena-prado"
+nome = "Helena Prado"
+papel = "candidato"
+candidato = "helena-prado"
+
+[[participantes]]
+locutor = "rui-amaral"
+nome = "Rui Amaral"
+papel = "candidato"
+candidato = "rui-amaral"
+"""
+
+FALAS_DEMO: tuple[tuple[str, str], ...] = (
+    ("marta-lins", "Boa noite. Bem-vindos ao debate. Começa agora o primeiro bloco."),
+    ("marta-lins", "Candidata Helena Prado, qual é o seu plano para a saúde? A senhora tem dois minutos."),
+    (
+        "helena-prado",
+        "Eu sou Helena Prado. A saúde pública precisa de mais médicos nos hospitais. "
+        "Vamos contratar vinte mil médicos até dois mil e vinte e oito, com dinheiro do orçamento federal.",
+    ),
+    ("marta-lins", "Obrigada. Candidato Rui Amaral, o senhor tem um minuto para comentar."),
+    (
+        "rui-amaral",
+        "Eu sou Rui Amaral. A proposta não diz de onde vem o dinheiro. "
+        "Nós vamos abrir cinquenta mil vagas em creches até o fim do mandato.",
+    ),
+    ("marta-lins", "Tempo esgotado. Candidata Helena Prado, a senhora tem trinta segundos para a réplica."),
+    ("helena-prado", "O dinheiro vem do corte de gastos com publicidade do governo."),
+    (
+        "marta-lins",
+        "Vamos para o próximo bloco. Candidato Rui Amaral, qual é a sua proposta para a segurança?",
+    ),
+    (
+        "rui-amaral",
+        "A segurança pública precisa de mais policiais nas ruas. "
+        "Vamos contratar dez mil policiais em quatro anos.",
+    ),
+    ("marta-lins", "Considerações finais. Candidata Helena Prado, a senhora tem um minuto."),
+    ("helena-prado", "Quero um país com saúde pública de qualidade. Conto com o seu voto."),
+    ("marta-lins", "Candidato Rui Amaral, o senhor tem um minuto."),
+    ("rui-amaral", "Vamos cuidar das creches e da segurança. Obrigado e boa noite."),
+    ("marta-lins", "Encerramos este debate. Boa noite a todos."),
+)
+
+
+@dataclass(frozen=True)
+class TrechoFalado:
+    """One generated utterance placed on the timeline (ground truth for the tests)."""
+
+    locutor: str
+    texto: str
+    inicio_s: float
+    fim_s: float
+
+
+def espeak_disponivel() -> bool:
+    """Whether `espeak-ng` is on the PATH."""
+    return shutil.which("espeak-ng") is not None
+
+
+def sintetizar(texto: str, voz: str, velocidade: int = 150) -> Amostras:
+    """Speech for `texto` with an espeak-ng voice, 16 kHz mono, leading/trailing silence trimmed."""
+    saida = subprocess.run(
+        ["espeak-ng", "-v", voz, "-s", str(velocidade), "--stdout", texto],
+        capture_output=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    amostras = decodificar(saida).amostras
+    voz_ativa = np.flatnonzero(np.abs(amostras) > 0.01)
+    if len(voz_ativa) == 0:
+        return amostras
+    return amostras[voz_ativa[0] : voz_ativa[-1] + 1]
+
+
+def montar(
+    falas: Sequence[tuple[str, str]],
+    pausa_s: float = 1.2,
+    inicio_s: float = 0.5,
+    voz: dict[str, str] | None = None,
+) -> tuple[Amostras, list[TrechoFalado]]:
+    """Synthesise each utterance and lay them on one timeline, with pauses between them."""
+    vozes = voz or VOZES
+    pedacos: list[Amostras] = [np.zeros(round(inicio_s * TAXA), np.float32)]
+    trechos: list[TrechoFalado] = []
+    t = inicio_s
+    for locutor, texto in falas:
+        audio = sintetizar(texto, vozes.get(locutor, "pt-br"))
+        trechos.append(TrechoFalado(locutor, texto, round(t, 3), round(t + len(audio) / TAXA, 3)))
+        pedacos += [audio, np.zeros(round(pausa_s * TAXA), np.float32)]
+        t += len(audio) / TAXA + round(pausa_s * TAXA) / TAXA
+    return np.concatenate(pedacos).astype(np.float32), trechos
+
+
+def gravar_segmentos(
+    amostras: Amostras, pasta: Path, duracao_s: float = 4.0, prefixo: str = "seg"
+) -> list[Path]:
+    """Cut the audio into numbered WAV segments (`seg_00000.wav`, ...) the way a recorder would."""
+    pasta.mkdir(parents=True, exist_ok=True)
+    passo = round(duracao_s * TAXA)
+    caminhos = []
+    for i, inicio in enumerate(range(0, len(amostras), passo)):
+        caminho = pasta / f"{prefixo}_{i:05d}.wav"
+        gravar_atomico(caminho, para_wav(amostras[inicio : inicio + passo]))
+        caminhos.append(caminho)
+    return caminhos
+
+
+def audio_demo() -> Amostras:
+    """The demo debate's audio: generated now with espeak-ng, else the bundled recording."""
+    if espeak_disponivel():
+        return montar(FALAS_DEMO)[0]
+    return decodificar(GRAVACAO_EMBUTIDA.read_bytes()).amostras
+
+
+def preparar_demo(debate_dir: Path, pasta_segmentos: Path, duracao_s: float = 4.0) -> list[Path]:
+    """Write the demo debate's `debate.toml` (when absent) and its audio as segments; returns them."""
+    debate_dir.mkdir(parents=True, exist_ok=True)
+    roteiro = debate_dir / "debate.toml"
+    if not roteiro.exists():
+        gravar_atomico(roteiro, ROTEIRO_DEMO.encode("utf-8"))
+    return gravar_segmentos(audio_demo(), pasta_segmentos, duracao_s)
+
+
+def gravar_ogg(amostras: Amostras, caminho: Path, kbps: int = 24) -> None:
+    """Encode 16 kHz mono Opus in Ogg (used once to make the bundled recording)."""
+    import av
+
+    caminho.parent.mkdir(parents=True, exist_ok=True)
+    with av.open(str(caminho), mode="w", format="ogg") as saida:
+        fluxo = saida.add_stream("libopus", rate=48_000)
+        fluxo.bit_rate = kbps * 1000
+        fluxo.layout = "mono"
+        pcm = (np.clip(amostras, -1, 1) * 32767).astype("<i2").reshape(1, -1)
+        quadro = av.AudioFrame.from_ndarray(pcm, format="s16", layout="mono")
+        quadro.sample_rate = TAXA
+        reamostrador = av.AudioResampler(format="s16", layout="mono", rate=48_000)
+        for q in reamostrador.resample(quadro):
+            for pacote in fluxo.encode(q):
+                saida.mux(pacote)
+        for pacote in fluxo.encode(None):
+            saida.mux(pacote)
+
+
+def simular_gravador(
+    segmentos: Sequence[Path], destino: Path, intervalo_s: float, parar: threading.Event | None = None
+) -> None:
+    """Release segments into `destino` one at a time, like a live recorder, then write the FIM mark."""
+    destino.mkdir(parents=True, exist_ok=True)
+    parar = parar or threading.Event()
+    for origem in segmentos:
+        if parar.is_set():
+            return
+        gravar_atomico(destino / origem.name, origem.read_bytes())
+        parar.wait(intervalo_s)
+    gravar_atomico(destino / "FIM", b"")

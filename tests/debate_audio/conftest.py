@@ -1,0 +1,118 @@
+"""Fixtures for the audio job: speech generated with espeak-ng, one Whisper model per test session."""
+
+from __future__ import annotations
+
+import functools
+import os
+import unicodedata
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from jobs.debate.audio import TAXA, Amostras, para_wav
+from jobs.debate.config_audio import ConfigAudio
+from jobs.debate.demo_audio import ROTEIRO_DEMO, TrechoFalado, espeak_disponivel, montar, sintetizar
+from jobs.debate.modelo_whisper import carregar_modelo, resolver_modelo
+
+REPO = Path(__file__).resolve().parents[2]
+
+# Three speakers, three espeak voices; phrases Whisper base recognises reliably from espeak.
+FALAS_TESTE = (
+    ("marta-lins", "Boa noite. A senhora tem dois minutos."),
+    ("helena-prado", "A saúde pública precisa de mais médicos nos hospitais."),
+    ("rui-amaral", "A proposta não diz onde vem o dinheiro."),
+)
+# Word stems expected in the transcript, in order, with the utterance each belongs to.
+ANCORAS = (
+    ("noite", 0),
+    ("senhora", 0),
+    ("minuto", 0),
+    ("saude", 1),
+    ("public", 1),
+    ("medico", 1),
+    ("hospita", 1),
+    ("proposta", 2),
+    ("dinheiro", 2),
+)
+DURACAO_SEGMENTO_S = 3.0
+
+
+def normalizar(palavra: str) -> str:
+    """Lower case without accents or punctuation."""
+    sem = unicodedata.normalize("NFKD", palavra.lower())
+    return "".join(c for c in sem if c.isalnum() and not unicodedata.combining(c))
+
+
+requer_espeak = pytest.mark.skipif(
+    not espeak_disponivel(), reason="espeak-ng não está instalado (o .ci/run o instala): sem fala sintética"
+)
+
+
+@dataclass(frozen=True)
+class Gravacao:
+    """A generated recording and where each utterance lies in it (ground truth)."""
+
+    amostras: Amostras
+    trechos: tuple[TrechoFalado, ...]
+
+
+@pytest.fixture(scope="session")
+def gravacao() -> Gravacao:
+    """About 15 s of three voices, made once per session."""
+    if not espeak_disponivel():
+        pytest.skip("espeak-ng não está instalado (o .ci/run o instala): sem fala sintética")
+    amostras, trechos = montar(FALAS_TESTE, pausa_s=1.2, inicio_s=0.4)
+    return Gravacao(amostras, tuple(trechos))
+
+
+@pytest.fixture(scope="session")
+def fala_curta() -> Callable[[str, str], Amostras]:
+    """Synthesise one phrase (cached per session)."""
+    if not espeak_disponivel():
+        pytest.skip("espeak-ng não está instalado (o .ci/run o instala): sem fala sintética")
+    return functools.cache(sintetizar)
+
+
+@pytest.fixture(scope="session")
+def config_audio() -> ConfigAudio:
+    """Default audio settings, with the joined model in the project's cache folder."""
+    return ConfigAudio(
+        whisper_cache=str(REPO / ".cache" / "whisper-base"), whisper_threads=min(2, os.cpu_count() or 1)
+    )
+
+
+@pytest.fixture(scope="session")
+def modelo(config_audio: ConfigAudio) -> Callable[[], Any]:
+    """A factory returning the one faster-whisper model of the session (loaded on first use)."""
+    caminho = resolver_modelo(config_audio.whisper_modelo, Path(config_audio.whisper_cache))
+    return functools.partial(carregar_modelo, caminho, config_audio.whisper_threads)
+
+
+def gravar_segmentos(amostras: Amostras, pasta: Path, duracao_s: float = DURACAO_SEGMENTO_S) -> list[Path]:
+    """Numbered WAV segments of `duracao_s` seconds."""
+    pasta.mkdir(parents=True, exist_ok=True)
+    passo = round(duracao_s * TAXA)
+    caminhos = []
+    for i, inicio in enumerate(range(0, len(amostras), passo)):
+        caminho = pasta / f"seg_{i:05d}.wav"
+        caminho.write_bytes(para_wav(amostras[inicio : inicio + passo]))
+        caminhos.append(caminho)
+    return caminhos
+
+
+def silencio(segundos: float) -> Amostras:
+    """Digital silence."""
+    return np.zeros(round(segundos * TAXA), np.float32)
+
+
+@pytest.fixture
+def debate_dir(tmp_path: Path) -> Path:
+    """A debate folder with the demo rundown (moderator Marta Lins, Helena Prado, Rui Amaral)."""
+    pasta = tmp_path / "debates" / "debate-teste"
+    pasta.mkdir(parents=True)
+    (pasta / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
+    return pasta
