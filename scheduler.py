@@ -1,48 +1,656 @@
-"""APScheduler entry point: which job runs when; nothing else.
+"""APScheduler entry point: which job runs when, in one process, until SIGTERM/SIGINT.
 
-`python scheduler.py` runs the jobs of this checkout in one process until SIGTERM/SIGINT.
+    python scheduler.py [--raiz .] [--cadencia tse=5] [--parar-apos tse=10] [--duracao-s 60]
+
+Input jobs (TSE poll, debate segments, fact-check content) run on their cadence from `[agendador]`;
+each answers "did I change the site's inputs?". Any change triggers the `site` job (rebuild +
+publish under the project lock), which also runs at start and every `site_s` as a safety net.
+Every job: one instance at a time, missed runs coalesced, an explicit misfire grace time; one log
+line per run and a JSON health file with each job's last run, outcome and duration. On
+SIGTERM/SIGINT the job in flight finishes, then the process stops.
 """
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
+import datetime as dt
+import functools
+import importlib
+import json
 import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from apscheduler.schedulers.blocking import BlockingScheduler
+from apscheduler.executors.pool import ThreadPoolExecutor
+from apscheduler.schedulers.background import BackgroundScheduler
 
-from site_builder.build import build_site
-from site_builder.errors import BuildError
+from jobs.lock import LockBusyError, project_lock
+from jobs.publish.config import CONFIG_FILE, ConfigSectionError, load_publish_config, read_section
+from jobs.publish.targets import is_hidden
 
-BUILD_EVERY_S = 60
-log = logging.getLogger("eleicoes.scheduler")
+log = logging.getLogger("eleicoes.agendador")
+
+SITE = "site"
+INPUT_JOBS = ("tse", "debate", "checagens")
+BUSY_RETRY_S = 5.0  # a site run that found the lock taken tries again this soon
 
 
-def rebuild_site() -> None:
-    """Incremental build of `public/`; a failed build keeps the last good site and is logged."""
+@dataclass(frozen=True)
+class SchedulerConfig:
+    """`[agendador]`: cadences (seconds) and how the site job behaves."""
+
+    tse_s: float = 30.0
+    debate_s: float = 5.0
+    checagens_s: float = 300.0
+    site_s: float = 600.0  # rebuild + publish even when no job reported a change (hand edits)
+    tarefas: tuple[str, ...] = INPUT_JOBS  # input jobs to run
+    tolerancia_atraso_s: int = 30  # misfire grace time: a run this late still happens, later ones coalesce
+    espera_trava_s: float = 30.0  # how long the site job waits for a manual build/publish
+    publicar: bool = True  # False: rebuild only
+    saida: Path = Path("public")
+    saude: Path = Path(".cache/agendador-saude.json")
+    conteudo_repositorio: str = ""  # git checkout the checagens job pulls ("" = no pull)
+    debate_fontes: tuple[str, ...] = ()  # "<debate id>=<segment folder | audio file | .m3u8 URL>"
+
+    def __post_init__(self) -> None:
+        problems = [
+            f"'{name}' deve ser positivo"
+            for name in ("tse_s", "debate_s", "checagens_s", "site_s", "tolerancia_atraso_s")
+            if getattr(self, name) <= 0
+        ]
+        problems += [
+            f"tarefa desconhecida '{t}' (use {', '.join(INPUT_JOBS)})"
+            for t in self.tarefas
+            if t not in INPUT_JOBS
+        ]
+        problems += [f"debate_fontes: '{f}' deve ser ID=FONTE" for f in self.debate_fontes if "=" not in f]
+        if self.espera_trava_s < 0:
+            problems.append("'espera_trava_s' não pode ser negativo")
+        if problems:
+            raise ConfigSectionError("[agendador]: " + "; ".join(problems))
+
+    def cadence(self, name: str) -> float:
+        """Seconds between runs of job `name`."""
+        value: float = getattr(self, f"{name}_s")
+        return value
+
+
+def load_scheduler_config(root: Path, path: Path | None = None) -> SchedulerConfig:
+    """`[agendador]` of `root/eleicoes.toml` (or `path`); defaults when absent."""
+    cfg = read_section(path or root / CONFIG_FILE, "agendador", SchedulerConfig)
+    return dataclasses.replace(cfg, saida=root / cfg.saida, saude=root / cfg.saude)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a job may return instead of a bare bool: `done` removes it from the schedule."""
+
+    changed: bool
+    done: bool = False
+    detail: str = ""
+
+
+JobResult = bool | Outcome
+
+
+@dataclass(frozen=True)
+class Job:
+    """One scheduled job: a callable answering whether it changed the site's inputs."""
+
+    name: str
+    every_s: float
+    run: Callable[[], JobResult]
+
+
+class JobUnavailableError(RuntimeError):
+    """The job's code is not in this checkout (yet): reported as `indisponivel`, not as a crash."""
+
+
+@dataclass
+class JobHealth:
+    """The health file entry of one job."""
+
+    cadencia_s: float
+    execucoes: int = 0
+    falhas: int = 0
+    ultima_execucao: str | None = None
+    resultado: str | None = None  # mudou | sem_mudanca | erro | ocupado | indisponivel | concluida
+    duracao_s: float | None = None
+    erro: str | None = None
+    detalhe: str = ""
+    ultimo_sucesso: str | None = None
+
+
+def _iso(ts: float) -> str:
+    return dt.datetime.fromtimestamp(ts, dt.UTC).isoformat(timespec="seconds")
+
+
+def write_json_atomic(path: Path, data: Any) -> None:
+    """Write JSON atomically (temp file + rename), so a reader never sees half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
     try:
-        report = build_site(Path.cwd(), Path("public"))
-    except BuildError as exc:
-        log.error("build falhou, site anterior mantido: %s", exc)
-        return
-    log.info("build: %s", report.resumo())
+        temp.write_text(json.dumps(data, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        temp.replace(path)
+    finally:
+        temp.unlink(missing_ok=True)
 
 
-def make_scheduler() -> BlockingScheduler:
-    """The scheduler with every job and its cadence; one instance of each job at a time."""
-    scheduler = BlockingScheduler(timezone="UTC")
-    scheduler.add_job(
-        rebuild_site,
-        "interval",
-        seconds=BUILD_EVERY_S,
-        id="build",
-        max_instances=1,
-        coalesce=True,
-        misfire_grace_time=BUILD_EVERY_S,
+@dataclass
+class Runner:
+    """Runs the input jobs and the site job in one APScheduler, and keeps the health file."""
+
+    jobs: list[Job]
+    site: Job | None
+    health_path: Path
+    misfire_grace_s: int = 30
+    stop_after: dict[str, int] = field(default_factory=dict)  # job -> runs, then stop
+    stop_when_done: frozenset[str] = frozenset()  # stop once all these jobs reported done
+    busy_retry_s: float = BUSY_RETRY_S
+    clock: Callable[[], float] = time.time
+    _scheduler: BackgroundScheduler = field(init=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
+    _health: dict[str, JobHealth] = field(default_factory=dict, init=False)
+    _state: str = field(default="parado", init=False)
+    _stop: threading.Event = field(default_factory=threading.Event, init=False)
+    _stop_reason: str = field(default="", init=False)
+    _wanted: int = field(default=0, init=False)  # input changes seen
+    _built: int = field(default=0, init=False)  # input changes the site reflects
+    _site_running: bool = field(default=False, init=False)
+    _done: set[str] = field(default_factory=set, init=False)
+    _started_at: float = field(default=0.0, init=False)
+
+    def __post_init__(self) -> None:
+        every = self._all_jobs()
+        self._scheduler = BackgroundScheduler(
+            timezone="UTC", executors={"default": ThreadPoolExecutor(max_workers=len(every) + 1)}
+        )
+        self._health = {job.name: JobHealth(job.every_s) for job in every}
+
+    def _all_jobs(self) -> list[Job]:
+        return [*self.jobs, *([self.site] if self.site is not None else [])]
+
+    # --- lifecycle -------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Schedule every job (first runs now) and start the scheduler thread."""
+        now = dt.datetime.now(dt.UTC)
+        for job in self.jobs:
+            self._add(job, self._run_input, now)
+        if self.site is not None:
+            self._add(self.site, self._run_site, now)
+        self._started_at = self.clock()
+        self._state = "rodando"
+        self._write_health()
+        self._scheduler.start()
+        log.info(
+            "agendador iniciado: %s", ", ".join(f"{j.name} a cada {j.every_s:g} s" for j in self._all_jobs())
+        )
+
+    def _add(self, job: Job, target: Callable[[Job], None], now: dt.datetime) -> None:
+        self._scheduler.add_job(
+            target,
+            "interval",
+            args=[job],
+            seconds=job.every_s,
+            id=job.name,
+            name=job.name,
+            max_instances=1,
+            coalesce=True,
+            misfire_grace_time=self.misfire_grace_s,
+            next_run_time=now,
+        )
+
+    def stop(self, reason: str = "pedido") -> None:
+        """Ask the runner to stop (thread- and signal-safe); `wait` does the stopping."""
+        if not self._stop.is_set():
+            self._stop_reason = reason
+            self._stop.set()
+
+    def wait(self, duration_s: float | None = None) -> str:
+        """Block until `stop` (or `duration_s`), let the jobs in flight finish, shut down.
+
+        When the stop was not a signal, changes not yet on the site get one last rebuild + publish.
+        Returns the reason of the stop.
+        """
+        deadline = None if duration_s is None else time.monotonic() + duration_s
+        while not self._stop.wait(0.2):
+            if deadline is not None and time.monotonic() >= deadline:
+                self.stop("duracao")
+        self._state = "encerrando"
+        self._write_health()
+        log.info("agendador: encerrando (%s); esperando as tarefas em andamento", self._stop_reason)
+        self._scheduler.shutdown(wait=True)
+        if self._stop_reason != "sinal" and self.site is not None and self._wanted > self._built:
+            self._run_site(self.site)  # the last inputs reach the site before the process ends
+        self._state = "encerrado"
+        self._write_health()
+        log.info("agendador encerrado")
+        return self._stop_reason
+
+    # --- runs ------------------------------------------------------------------------------
+
+    def _execute(self, job: Job) -> tuple[str, JobResult | None]:
+        """Run a job, never raising: returns (outcome, result)."""
+        started = self.clock()
+        t0 = time.perf_counter()
+        result: JobResult | None = None
+        error: str | None = None
+        try:
+            result = job.run()
+            outcome = _outcome_of(result)
+        except JobUnavailableError as exc:
+            outcome, error = "indisponivel", str(exc)
+        except LockBusyError as exc:
+            outcome, error = "ocupado", str(exc)
+        except Exception as exc:
+            outcome, error = "erro", f"{type(exc).__name__}: {exc}"
+            log.debug("tarefa %s falhou", job.name, exc_info=True)
+        elapsed = time.perf_counter() - t0
+        detail = result.detail if isinstance(result, Outcome) else ""
+        with self._lock:
+            health = self._health[job.name]
+            health.execucoes += 1
+            health.ultima_execucao = _iso(started)
+            health.resultado, health.duracao_s, health.erro = outcome, round(elapsed, 3), error
+            health.detalhe = detail
+            if error is None:
+                health.ultimo_sucesso = _iso(started)
+            else:
+                health.falhas += 1
+        line = f"{job.name}: {outcome} em {elapsed:.2f} s"
+        if error or detail:
+            line += f": {error or detail}"
+        (log.warning if outcome in ("erro", "ocupado") else log.info)(line)
+        self._write_health()
+        return outcome, result
+
+    def _run_input(self, job: Job) -> None:
+        outcome, result = self._execute(job)
+        if outcome == "mudou":
+            with self._lock:
+                self._wanted += 1
+            self._request_site()
+        if isinstance(result, Outcome) and result.done:
+            self._finish(job.name)
+        self._check_limits(job.name)
+
+    def _run_site(self, job: Job) -> None:
+        with self._lock:
+            self._site_running = True
+            target = self._wanted
+        outcome, _ = self._execute(job)  # never raises
+        with self._lock:
+            self._site_running = False
+            if outcome != "ocupado":  # a failed build is not retried in a loop: the next change retries
+                self._built = max(self._built, target)
+            again = self._wanted > self._built
+        if outcome == "ocupado":
+            self._reschedule(SITE, self.busy_retry_s)
+        elif again:
+            self._request_site()  # inputs changed while the site was being built
+        self._check_limits(job.name)
+
+    def _request_site(self) -> None:
+        with self._lock:
+            if self._site_running or self.site is None:
+                return  # the run in flight reschedules itself when it ends
+        self._reschedule(SITE, 0.0)
+
+    def _reschedule(self, name: str, delay_s: float) -> None:
+        if self._stop.is_set():
+            return
+        when = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=delay_s)
+        try:
+            self._scheduler.modify_job(name, next_run_time=when)
+        except Exception:  # the job was removed or the scheduler is stopping
+            log.debug("não foi possível reagendar %s", name, exc_info=True)
+
+    def _finish(self, name: str) -> None:
+        with self._lock:
+            self._done.add(name)
+            self._health[name].resultado = "concluida"
+            all_done = bool(self.stop_when_done) and self.stop_when_done <= self._done
+        try:
+            self._scheduler.remove_job(name)
+        except Exception:
+            log.debug("tarefa %s já removida", name, exc_info=True)
+        log.info("%s: concluída, sai da agenda", name)
+        if all_done:
+            self.stop("concluido")
+
+    def _check_limits(self, name: str) -> None:
+        if not self.stop_after:
+            return
+        with self._lock:
+            runs = {n: h.execucoes for n, h in self._health.items()}
+        if all(runs.get(n, 0) >= k for n, k in self.stop_after.items()):
+            self.stop("limite")
+
+    # --- health ----------------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        """The health document (what the health file holds)."""
+        with self._lock:
+            return {
+                "estado": self._state,
+                "pid": os.getpid(),
+                "iniciado_em": _iso(self._started_at) if self._started_at else None,
+                "atualizado_em": _iso(self.clock()),
+                "alteracoes_pendentes": self._wanted > self._built,
+                "tarefas": {name: dataclasses.asdict(h) for name, h in sorted(self._health.items())},
+            }
+
+    def _write_health(self) -> None:
+        try:
+            write_json_atomic(self.health_path, self.health())
+        except OSError as exc:
+            log.error("não foi possível gravar o arquivo de saúde %s: %s", self.health_path, exc)
+
+
+def _outcome_of(result: JobResult) -> str:
+    changed = result.changed if isinstance(result, Outcome) else bool(result)
+    return "mudou" if changed else "sem_mudanca"
+
+
+# --- the real jobs, wired lazily by import path ---------------------------------------------
+
+
+def _import(module: str) -> Any:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            raise JobUnavailableError(f"{module} não existe neste checkout") from exc
+        raise
+
+
+@dataclass
+class TsePoll:
+    """`jobs.tse.cycle.run_cycle`: one polling cycle over every configured race."""
+
+    config_path: Path
+    _config: Any = None
+    _state: Any = None
+
+    def __call__(self) -> JobResult:
+        cycle = _import("jobs.tse.cycle")
+        if self._state is None:
+            self._config = _import("jobs.tse.config").carregar_config_tse(self.config_path)
+            self._state = cycle.PollState.criar(self._config)
+        result = cycle.run_cycle(self._config, self._state)
+        detail = " | ".join(result.linhas())[:500]
+        if result.erro or (result.corridas and all(r.erro for r in result.corridas)):
+            raise RuntimeError(result.erro or detail)  # nothing could be read: the health file says erro
+        return Outcome(bool(result.alterado), detail=detail)
+
+
+def _stat_signature(paths: Sequence[Path]) -> tuple[tuple[str, int, int], ...]:
+    out = []
+    for path in paths:
+        try:
+            st = path.stat()
+        except FileNotFoundError:
+            continue
+        out.append((str(path), st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+@dataclass
+class DebateSegments:
+    """Live debates: new audio segments (the audio job) and the engine's `atualizar` on every debate
+    whose transcript, rundown or editor file changed."""
+
+    root: Path
+    config_path: Path
+    sources: tuple[str, ...]
+    _seen: dict[Path, Any] = field(default_factory=dict)
+    _processors: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    _engine_config: Any = None
+
+    def __call__(self) -> JobResult:
+        pipeline = _import("jobs.debate.pipeline")
+        if self._engine_config is None:
+            self._engine_config = _import("jobs.debate.config").carregar(self.config_path)
+        changed = False
+        for source in self.sources:
+            debate_id, _, where = source.partition("=")
+            processor, segments = self._processor(debate_id.strip(), where.strip())
+            processor.rodar(segments, seguir=False)
+        folder = self.root / "data" / "debates"
+        for debate_dir in sorted(p.parent for p in folder.glob("*/debate.toml")):
+            names = ("debate.toml", "transcricao.jsonl", "edicoes.toml")
+            signature = _stat_signature([debate_dir / n for n in names])
+            if self._seen.get(debate_dir) == signature:
+                continue
+            first = debate_dir not in self._seen
+            updated = bool(pipeline.atualizar(debate_dir, self._engine_config))
+            self._seen[debate_dir] = _stat_signature([debate_dir / n for n in names])
+            changed = changed or updated or not first
+        return changed
+
+    def _processor(self, debate_id: str, where: str) -> tuple[Any, Any]:
+        if debate_id not in self._processors:
+            processing = _import("jobs.debate.processar")
+            audio_cfg = _import("jobs.debate.config_audio").carregar_config_audio(self.config_path)
+            sources = _import("jobs.debate.segmentos")
+            segments = sources.abrir_fonte(where, estavel_s=audio_cfg.audio_estavel_s)
+            motor, _ = processing.motor_padrao(self.config_path)
+            model = _import("jobs.debate.cli_audio").fabrica_modelo
+            processor = processing.Processador(
+                self.root / "data" / "debates" / debate_id,
+                audio_cfg,
+                modelo=functools.partial(model, audio_cfg),  # loaded once, at the first segment
+                motor=motor,
+                avisar=log.warning,
+            )
+            processor.carregar(where)
+            self._processors[debate_id] = (processor, segments)
+        return self._processors[debate_id]
+
+
+@dataclass
+class FactCheckContent:
+    """The fact-check desk: `git pull` of the content repository, then `validar` when it changed."""
+
+    root: Path
+    repository: str
+    _signature: Any = None
+
+    def __call__(self) -> JobResult:
+        detail = ""
+        if self.repository:
+            repo = self.root / self.repository
+            before = _git(repo, "rev-parse", "HEAD")
+            _git(repo, "pull", "--ff-only", "--quiet")
+            after = _git(repo, "rev-parse", "HEAD")
+            if before != after:
+                detail = f"git pull: {before[:10]} -> {after[:10]}"
+        content = self.root / "content"
+        files = [
+            p for p in content.rglob("*") if p.is_file() and not is_hidden(p.relative_to(content).as_posix())
+        ]
+        signature = _stat_signature(sorted(files))  # .git changes at every pull: not content
+        changed = self._signature is not None and signature != self._signature
+        self._signature = signature
+        if changed:
+            result = _import("jobs.checagens.validar").validar(self.root)
+            if result.problemas:
+                detail += f" {len(result.problemas)} problema(s) de validação; o build recusa os inválidos"
+        return Outcome(changed, detail=detail.strip())
+
+
+def _git(repo: Path, *args: str) -> str:
+    result = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=120, check=False
     )
-    return scheduler
+    if result.returncode != 0:
+        raise RuntimeError(f"git {' '.join(args)} falhou: {result.stderr.strip()[:300]}")
+    return result.stdout.strip()
+
+
+@dataclass
+class SiteJob:
+    """Rebuild (incremental) and publish, under the project lock shared with the CLIs."""
+
+    root: Path
+    out: Path
+    config_path: Path
+    publish: bool
+    lock_wait_s: float
+    _target: Any = None
+
+    def __call__(self) -> JobResult:
+        build = _import("site_builder.build")
+        publisher = _import("jobs.publish.publisher")
+        with project_lock(self.root, "agendador: build + publicação", timeout_s=self.lock_wait_s):
+            report = build.build_site(self.root, self.out)
+            detail = f"build: {report.resumo()}"
+            if not self.publish:
+                return Outcome(bool(report.escritos or report.removidos), detail=detail)
+            cfg = load_publish_config(self.root, self.config_path)
+            if self._target is None:
+                self._target = publisher.open_target(cfg)  # one client for the whole night
+            published = publisher.publicar(cfg, self.out, destino=self._target)
+        return Outcome(published.mudou, detail=f"{detail}; publicação: {published.resumo()}")
+
+
+def default_jobs(root: Path, cfg: SchedulerConfig, config_path: Path) -> list[Job]:
+    """The input jobs of this project, by name, with their cadence."""
+    factories: dict[str, Callable[[], Callable[[], JobResult]]] = {
+        "tse": lambda: TsePoll(config_path),
+        "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes),
+        "checagens": lambda: FactCheckContent(root, cfg.conteudo_repositorio),
+    }
+    return [Job(name, cfg.cadence(name), factories[name]()) for name in cfg.tarefas]
+
+
+def site_job(root: Path, cfg: SchedulerConfig, config_path: Path) -> Job:
+    """The rebuild + publish job."""
+    return Job(SITE, cfg.site_s, SiteJob(root, cfg.saida, config_path, cfg.publicar, cfg.espera_trava_s))
+
+
+# --- command line -----------------------------------------------------------------------------
+
+
+def _pairs(values: Sequence[str], kind: Callable[[str], Any], option: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for value in values:
+        name, sep, number = value.partition("=")
+        try:
+            if not sep:
+                raise ValueError(value)
+            out[name.strip()] = kind(number)
+        except ValueError as exc:
+            raise SystemExit(f"erro: {option} espera NOME=VALOR (veio {value!r})") from exc
+    return out
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line of `python scheduler.py`."""
+    parser = argparse.ArgumentParser(
+        prog="scheduler.py",
+        description="Agendador: roda as tarefas (TSE, debates, checagens) e refaz + publica o site quando "
+        "algo muda, até receber SIGTERM/SIGINT.",
+    )
+    parser.add_argument("--raiz", type=Path, default=Path(), help="pasta do projeto (padrão: a atual)")
+    parser.add_argument("--config", type=Path, default=None, help="arquivo de configuração (eleicoes.toml)")
+    parser.add_argument(
+        "--tarefas", default=None, help="tarefas a rodar, separadas por vírgula (padrão: [agendador] tarefas)"
+    )
+    parser.add_argument(
+        "--cadencia", action="append", default=[], metavar="NOME=S", help="substitui a cadência (ex.: tse=2)"
+    )
+    parser.add_argument(
+        "--parar-apos",
+        action="append",
+        default=[],
+        metavar="NOME=N",
+        help="para depois de N execuções da tarefa (ex.: tse=10); o site é refeito uma última vez",
+    )
+    parser.add_argument(
+        "--parar-quando-concluir",
+        default="",
+        metavar="NOMES",
+        help="para quando estas tarefas disserem que terminaram (ex.: tse)",
+    )
+    parser.add_argument("--duracao-s", type=float, default=None, help="para depois de tantos segundos")
+    parser.add_argument("--sem-publicar", action="store_true", help="só refaz o site, sem publicar")
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> tuple[Path, Path, SchedulerConfig]:
+    """Project root, configuration file and the `[agendador]` section with the overrides applied."""
+    root: Path = args.raiz.resolve()
+    config_path: Path = args.config or root / CONFIG_FILE
+    cfg = load_scheduler_config(root, config_path)
+    changes: dict[str, Any] = {f"{k}_s": v for k, v in _pairs(args.cadencia, float, "--cadencia").items()}
+    unknown = [k for k in changes if k.removesuffix("_s") not in (*INPUT_JOBS, SITE)]
+    if unknown:
+        raise ConfigSectionError(f"--cadencia: tarefa desconhecida {unknown[0].removesuffix('_s')!r}")
+    if args.tarefas is not None:
+        changes["tarefas"] = tuple(t.strip() for t in args.tarefas.split(",") if t.strip())
+    if args.sem_publicar:
+        changes["publicar"] = False
+    return root, config_path, dataclasses.replace(cfg, **changes)
+
+
+def install_signal_handlers(runner: Runner) -> None:
+    """SIGTERM and SIGINT ask the runner to stop: the job in flight finishes, nothing new starts."""
+
+    def on_signal(signum: int, frame: object) -> None:
+        del frame
+        log.info("sinal %s recebido", signal.Signals(signum).name)
+        runner.stop("sinal")
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the scheduler until a signal, a limit or `--duracao-s`; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # our own line per run is enough
+    try:
+        root, config_path, cfg = config_from_args(args)
+        load_publish_config(root, config_path)  # a bad [publicar] fails now, not at the first publish
+    except ConfigSectionError as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 2
+    stop_after = _pairs(args.parar_apos, int, "--parar-apos")
+    known = (*cfg.tarefas, SITE)
+    unknown = [n for n in stop_after if n not in known]
+    if unknown:
+        print(
+            f"erro: --parar-apos: tarefa {unknown[0]!r} não está na agenda ({', '.join(known)})",
+            file=sys.stderr,
+        )
+        return 2
+    runner = Runner(
+        default_jobs(root, cfg, config_path),
+        site_job(root, cfg, config_path),
+        cfg.saude,
+        misfire_grace_s=cfg.tolerancia_atraso_s,
+        stop_after=stop_after,
+        stop_when_done=frozenset(n.strip() for n in args.parar_quando_concluir.split(",") if n.strip()),
+    )
+
+    install_signal_handlers(runner)
+    runner.start()
+    reason = runner.wait(args.duracao_s)
+    print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
+    return 0
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    rebuild_site()
-    make_scheduler().start()
+    sys.exit(main())

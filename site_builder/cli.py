@@ -34,8 +34,14 @@ def register(sub: Any) -> None:
 def run_build(args: argparse.Namespace) -> int:
     """Build the site and print a summary; errors go to stderr in Portuguese."""
     root = args.raiz or project_root()
+    from jobs.lock import project_lock  # shared with `eleicoes publicar` and the scheduler
+
+    def waiting(holder: str) -> None:
+        print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)
+
     try:
-        report = build_site(root, args.saida, strict=args.strict)
+        with project_lock(root, "eleicoes build", on_wait=waiting):
+            report = build_site(root, args.saida, strict=args.strict)
     except BuildError as exc:
         print(f"erro: {exc}", file=sys.stderr)
         print("o site publicado anteriormente foi mantido.", file=sys.stderr)

@@ -1,0 +1,81 @@
+"""The project lock (fcntl.flock) taken around build and publish.
+
+A manual `eleicoes build` / `eleicoes publicar` and the scheduler's rebuild + publish take the same
+lock, so they never overlap: a publish never uploads a half-committed build. The kernel releases
+the lock when the process dies, so a killed run never leaves it stuck.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+LOCK_FILE = Path(".cache") / "eleicoes.lock"
+POLL_S = 0.05
+
+
+class LockBusyError(RuntimeError):
+    """The lock stayed taken by another run for longer than the caller wanted to wait."""
+
+
+def lock_path(root: Path) -> Path:
+    """The lock file of the project in `root` (outside `public/`, never published)."""
+    return root / LOCK_FILE
+
+
+def holder(root: Path) -> str:
+    """What the last holder wrote in the lock file (pid and what it was doing), for messages."""
+    try:
+        return lock_path(root).read_text(encoding="utf-8").strip()
+    except OSError:
+        return ""
+
+
+@contextlib.contextmanager
+def project_lock(
+    root: Path,
+    what: str = "",
+    *,
+    timeout_s: float | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> Iterator[None]:
+    """Hold the project lock for the `with` block.
+
+    Waits for a run in progress: forever when `timeout_s` is None, else raises `LockBusyError`
+    after `timeout_s` seconds. `on_wait(holder)` is called once if the lock is taken.
+    """
+    path = lock_path(root)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        if not _try(fd):
+            if on_wait is not None:
+                on_wait(holder(root))
+            if timeout_s is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            else:
+                deadline = time.monotonic() + timeout_s
+                while not _try(fd):
+                    if time.monotonic() >= deadline:
+                        raise LockBusyError(
+                            f"outra execução está com a trava do projeto ({holder(root) or 'desconhecida'}); "
+                            f"desisti depois de {timeout_s:g} s"
+                        )
+                    time.sleep(POLL_S)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def _try(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True

@@ -1,0 +1,42 @@
+"""eleicoes.toml: the repository's sections load, and their comments document every key and default."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobs.publish.config import PublishConfig, load_publish_config
+from scheduler import SchedulerConfig, load_scheduler_config
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _documented(section: str) -> dict[str, Any]:
+    """The `# key = value` lines under `[section]`, parsed as TOML."""
+    text = (REPO / "eleicoes.toml").read_text(encoding="utf-8")
+    body = text.split(f"[{section}]\n", 1)[1].split("\n[", 1)[0]
+    lines = [m.group(1) for m in re.finditer(r"^# (\w+ = .*?)(?:[ \t]+#.*)?$", body, re.MULTILINE)]
+    return tomllib.loads("\n".join(lines))
+
+
+@pytest.mark.parametrize(("section", "cls"), [("publicar", PublishConfig), ("agendador", SchedulerConfig)])
+def test_every_key_is_documented_with_its_default(section: str, cls: type[Any]) -> None:
+    documented = _documented(section)
+    defaults = cls()
+    assert set(documented) == {f.name for f in dataclasses.fields(cls)}
+    for key, value in documented.items():
+        default = getattr(defaults, key)
+        expected = list(default) if isinstance(default, tuple) else default
+        assert (str(expected) if isinstance(default, Path) else expected) == value, key
+
+
+def test_the_repository_configuration_loads() -> None:
+    publish = load_publish_config(REPO)
+    assert publish.destino in ("pasta", "s3")
+    assert publish.pasta.is_absolute()
+    assert load_scheduler_config(REPO).saude.is_absolute()
