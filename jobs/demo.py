@@ -1,9 +1,23 @@
-"""`eleicoes demo` and `eleicoes servir`: build the sample site and serve it on loopback."""
+"""`eleicoes demo` and `eleicoes servir`.
+
+The demo runs the real main job on embedded defaults, in a workspace of its own (`.cache/demo/` by
+default, never the tracked `data/`): the TSE replay server steps through a synthetic runoff night
+(fictional candidates), the scheduler polls it, the debate job transcribes a generated debate as
+its segments arrive, the fact-check desk is the sample content, and every change is rebuilt and
+published to a local folder served on http://127.0.0.1:8000. It stops when the night ends.
+"""
 
 from __future__ import annotations
 
 import argparse
+import datetime as dt
+import logging
+import shutil
 import sys
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -11,42 +25,283 @@ from jobs.serve import DEFAULT_HOST, DEFAULT_PORT, make_server
 from site_builder.build import build_site
 from site_builder.errors import BuildError
 
+log = logging.getLogger("eleicoes.demo")
+
+NIGHT_START = dt.datetime(2026, 10, 25, 20, 30, tzinfo=dt.UTC)  # 17:30 in Brasília, the runoff night
+NIGHT_LEVELS = (0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97, 1.0)  # fraction counted at each capture
+DEMO_GOVERNORS = ("es",)  # one governor runoff by municipality beside the president
+AUDIO_DEBATE = "demo-audio"
+SEGMENT_S = 4.0
+
+
+@dataclass(frozen=True)
+class DemoOptions:
+    """What `eleicoes demo` was asked for."""
+
+    workspace: Path = Path(".cache/demo")
+    port: int = DEFAULT_PORT
+    step_s: float = 15.0  # seconds of real time per capture of the night
+    steps: int | None = None  # step the night once per poll, this many polls (tests, CI)
+    audio: bool = True  # the generated debate, transcribed live
+    serve: bool = True
+
+
+@dataclass
+class NightPoll:
+    """The TSE job of the demo: the real polling job, told when the replayed night is over."""
+
+    poll: Callable[[], Any]
+    replay: Any  # jobs.tse.replay.EstadoReplay
+    step_each_poll: bool
+    outcome: Callable[..., Any]
+
+    def __call__(self) -> Any:
+        at_end = self.replay.indice >= len(self.replay.noite.capturas) - 1
+        result = self.poll()
+        if self.step_each_poll and not at_end:
+            self.replay.avancar()
+        if at_end:
+            return self.outcome(result.changed, done=True, detail=result.detail)
+        return result
+
+
+@dataclass
+class Demo:
+    """The demo's workspace, servers and scheduler; `start`, then `wait`, then `close`."""
+
+    repo: Path
+    options: DemoOptions
+    root: Path = field(init=False)
+    published: Path = field(init=False)
+    _closers: list[Callable[[], None]] = field(default_factory=list, init=False)
+    _runner: Any = field(default=None, init=False)
+    _night: Path = field(init=False)
+    site_server: ThreadingHTTPServer | None = field(default=None, init=False)
+
+    def __post_init__(self) -> None:
+        workspace = self.options.workspace
+        workspace = workspace if workspace.is_absolute() else self.repo / workspace
+        self.root = workspace / "raiz"
+        self.published = workspace / "publicado"
+
+    # --- preparation -------------------------------------------------------------------------
+
+    def prepare(self) -> None:
+        """A fresh workspace: links to the content and templates, a copy of the sample data, the
+        synthetic night, the debate's segments and the configuration of every job."""
+        from jobs.tse.synthetic import make_synthetic_night
+
+        workspace = self.root.parent
+        if workspace.exists():
+            shutil.rmtree(workspace)
+        self.root.mkdir(parents=True)
+        for name in ("content", "templates"):
+            (self.root / name).symlink_to(self.repo / name, target_is_directory=True)
+        debates = self.repo / "data" / "debates"
+        if debates.is_dir():
+            shutil.copytree(
+                debates, self.root / "data" / "debates", ignore=shutil.ignore_patterns(AUDIO_DEBATE)
+            )
+        (self.root / "data" / "tse").mkdir(parents=True)
+        night = workspace / "noite"
+        make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, 10.0, DEMO_GOVERNORS)
+        self._night = night
+
+    def _write_config(self, replay_url: str, segments: Path | None) -> Path:
+        governors = ", ".join(f'"{uf}"' for uf in DEMO_GOVERNORS)
+        sources = f'["{AUDIO_DEBATE}={segments}"]' if segments else "[]"
+        text = f"""# Written by `eleicoes demo`: the real jobs on embedded defaults, on loopback.
+[tse]
+url_base = "{replay_url}"
+relogio = "servidor"
+git = false
+requisicoes_por_segundo = 50
+rajada = 40
+intervalo_s = 1.0
+
+[[tse.corridas]]
+cargo = "presidente"
+eleicao = "6258"
+nivel = "uf"
+
+[[tse.corridas]]
+cargo = "governador"
+eleicao = "6260"
+ufs = [{governors}]
+nivel = "municipio"
+
+[agendador]
+tse_s = 2.0
+debate_s = 2.0
+checagens_s = 30.0
+site_s = 600.0
+saude = ".cache/agendador-saude.json"
+debate_fontes = {sources}
+
+[publicar]
+destino = "pasta"
+pasta = "{self.published}"
+"""
+        path = self.root / "eleicoes.toml"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def _start_recorder(self) -> Path | None:
+        """Release the generated debate's segments one by one, like a live recorder."""
+        from jobs.debate.demo_audio import preparar_demo, simular_gravador
+
+        if not self.options.audio:
+            return None
+        debate_dir = self.root / "data" / "debates" / AUDIO_DEBATE
+        made = preparar_demo(debate_dir, self.root.parent / "segmentos-gerados", SEGMENT_S)
+        live = self.root.parent / "segmentos"
+        stop = threading.Event()
+        interval = 0.0 if self.options.steps is not None else SEGMENT_S
+        thread = threading.Thread(
+            target=simular_gravador, args=(made, live, interval, stop), name="gravador", daemon=True
+        )
+        thread.start()
+        self._closers.append(stop.set)
+        return live
+
+    # --- running ---------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start the replay server, the debate recorder, the site server and the scheduler."""
+        import scheduler
+        from jobs.tse.replay import make_server as make_replay
+
+        clocked = self.options.steps is None
+        replay = make_replay(self._night, 0, self.options.step_s if clocked else None)
+        replay.iniciar()
+        self._closers.append(replay.parar)
+        config_path = self._write_config(replay.url_base, self._start_recorder())
+
+        cfg = scheduler.load_scheduler_config(self.root, config_path)
+        jobs = scheduler.default_jobs(self.root, cfg, config_path)
+        jobs = [
+            scheduler.Job(
+                job.name, job.every_s, NightPoll(job.run, replay.estado, not clocked, scheduler.Outcome)
+            )
+            if job.name == "tse"
+            else job
+            for job in jobs
+        ]
+        self.published.mkdir(parents=True, exist_ok=True)
+        if self.options.serve:
+            self.site_server = make_server(self.published, DEFAULT_HOST, self.options.port)
+            threading.Thread(target=self.site_server.serve_forever, name="site", daemon=True).start()
+            self._closers.append(self._close_site)
+        stop_after = {"tse": self.options.steps} if self.options.steps is not None else {}
+        self._runner = scheduler.Runner(
+            jobs,
+            scheduler.site_job(self.root, cfg, config_path),
+            cfg.saude,
+            misfire_grace_s=cfg.tolerancia_atraso_s,
+            stop_after=stop_after,
+            stop_when_done=frozenset({"tse"}),
+        )
+        self._runner.start()
+
+    def install_signal_handlers(self) -> None:
+        """Ctrl+C and SIGTERM stop the demo cleanly (the job in flight finishes)."""
+        import scheduler
+
+        scheduler.install_signal_handlers(self._runner)
+
+    def wait(self) -> str:
+        """Block until the night ends, the step limit or a signal; returns the reason."""
+        reason: str = self._runner.wait()
+        return reason
+
+    @property
+    def url(self) -> str:
+        """Where the published site is served."""
+        assert self.site_server is not None
+        return f"http://{DEFAULT_HOST}:{self.site_server.server_address[1]}"
+
+    def _close_site(self) -> None:
+        assert self.site_server is not None
+        self.site_server.shutdown()
+        self.site_server.server_close()
+
+    def close(self) -> None:
+        """Stop the servers and the recorder."""
+        for closer in reversed(self._closers):
+            closer()
+        self._closers.clear()
+
 
 def register(sub: Any) -> None:
     """Add `demo` and `servir` to the `eleicoes` parser."""
     demo = sub.add_parser(
         "demo",
-        help="gera o site com os dados de exemplo e o serve em http://127.0.0.1:8000",
-        description="Roda o job principal com os padrões embutidos: build completo e servidor local.",
+        help="roda a noite de demonstração (apuração, debate, checagens) em http://127.0.0.1:8000",
+        description="Roda o job principal com os padrões embutidos: servidor de reprodução do TSE com "
+        "uma noite sintética de 2º turno (candidatos fictícios), o agendador, um debate gerado "
+        "transcrito ao vivo e a mesa de checagem de exemplo; o site é refeito e publicado numa pasta "
+        "local a cada mudança. Para sozinha quando a noite acaba (ou com Ctrl+C).",
     )
-    _server_arguments(demo)
-    demo.add_argument("--sem-servidor", action="store_true", help="só gera o site, sem servir")
+    demo.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
+    demo.add_argument(
+        "--pasta", type=Path, default=Path(".cache/demo"), help="pasta de trabalho (padrão: .cache/demo)"
+    )
+    demo.add_argument(
+        "--passo-s", type=float, default=15.0, help="segundos reais por captura da noite (padrão: 15)"
+    )
+    demo.add_argument(
+        "--passos", type=int, default=None, help="avança uma captura por ciclo e para após N ciclos"
+    )
+    demo.add_argument("--sem-audio", action="store_true", help="sem o debate gerado (transcrição)")
+    demo.add_argument("--sem-servidor", action="store_true", help="não serve o site durante a noite")
     demo.set_defaults(func=run_demo)
     serve = sub.add_parser(
         "servir",
         help="serve uma pasta já gerada em http://127.0.0.1:8000",
         description="Servidor estático local (só loopback) com a página 404 do site.",
     )
-    _server_arguments(serve)
+    serve.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
+    serve.add_argument("--saida", type=Path, default=Path("public"), help="pasta do site (padrão: public/)")
     serve.set_defaults(func=run_serve)
 
 
-def _server_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--porta", type=int, default=DEFAULT_PORT, help="porta do servidor (padrão: 8000)")
-    parser.add_argument("--saida", type=Path, default=Path("public"), help="pasta do site (padrão: public/)")
-
-
 def run_demo(args: argparse.Namespace) -> int:
-    """Build the sample site from this checkout, then serve it until interrupted."""
-    try:
-        report = build_site(Path.cwd(), args.saida, strict=True)
+    """Check the content builds strictly, then run the night until it ends."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    repo = Path.cwd()
+    try:  # the sample content must pass strict mode before the night starts
+        build_site(repo, repo / "public", strict=True)
     except BuildError as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return exc.exit_code
-    print(report.resumo())
-    if args.sem_servidor:
-        return 0
-    return run_serve(args)
+    options = DemoOptions(
+        workspace=args.pasta,
+        port=args.porta,
+        step_s=args.passo_s,
+        steps=args.passos,
+        audio=not args.sem_audio,
+        serve=not args.sem_servidor,
+    )
+    demo = Demo(repo, options)
+    demo.prepare()
+    try:
+        demo.start()
+        demo.install_signal_handlers()
+        if options.serve:
+            print(f"site em {demo.url}/ (Ctrl+C para parar)", flush=True)
+        reason = demo.wait()
+    finally:
+        demo.close()
+    print(
+        f"demo encerrada ({reason}).\n"
+        f"  site publicado: {demo.published}  (eleicoes servir --saida {demo.published})\n"
+        f"  snapshots do TSE: {demo.root / 'data' / 'tse'}  (eleicoes auditar <snapshot>)\n"
+        f"  debates: {demo.root / 'data' / 'debates'}\n"
+        f"  saúde das tarefas: {demo.root / '.cache' / 'agendador-saude.json'}",
+        flush=True,
+    )
+    return 0
 
 
 def run_serve(args: argparse.Namespace) -> int:

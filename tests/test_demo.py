@@ -1,0 +1,115 @@
+"""The demo runs headless for a fixed number of steps (the real scheduler, replay server, TSE job,
+debate engine, sample desk, build and publish), and the served pages are checked over HTTP and in
+a real browser at phone and desktop widths."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import extruct
+import pytest
+
+from jobs.demo import Demo, DemoOptions
+from tests.support.navegador import CHROMIUM, Navegador, salvar
+
+REPO = Path(__file__).resolve().parent.parent
+STEPS = 4
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
+    workspace = tmp_path_factory.mktemp("demo")
+    running = Demo(REPO, DemoOptions(workspace=workspace, port=0, steps=STEPS, audio=False))
+    running.prepare()
+    try:
+        running.start()
+        assert running.wait() == "limite"
+        yield running
+    finally:
+        running.close()
+
+
+def get(demo: Demo, path: str) -> str:
+    with urllib.request.urlopen(demo.url + path, timeout=10) as answer:  # loopback only
+        assert answer.status == 200
+        body: bytes = answer.read()
+    return body.decode("utf-8")
+
+
+def latest_output(demo: Demo, race: str) -> bytes:
+    folder = demo.root / "data" / "tse" / race
+    capture = (folder / "latest").read_text(encoding="utf-8").strip()
+    return (folder / capture / "saida.json").read_bytes()
+
+
+def br_pct(value: float) -> str:
+    return f"{value:.1f}".replace(".", ",")
+
+
+def test_the_night_moved_and_the_projection_page_shows_the_last_reading(demo: Demo) -> None:
+    race = demo.root / "data" / "tse" / "6258" / "presidente"
+    captures = [p for p in race.iterdir() if p.is_dir() and not p.name.startswith(".")]
+    assert len(captures) == STEPS  # one snapshot per step of the replayed night
+    saida = latest_output(demo, "6258/presidente")
+    assert get(demo, "/api/projecao/6258-presidente.json").encode("utf-8") == saida
+    output = json.loads(saida)
+    page = get(demo, "/projecao/6258-presidente/")
+    assert output["publicavel"] is True
+    for candidate in output["forecast"]["candidatos"]:
+        assert candidate["nome"] in page
+        assert br_pct(candidate["pct"]) in page
+    assert "não é o resultado oficial" in page.lower() or "não é resultado oficial" in page.lower()
+
+
+def test_the_debate_page_shows_evaluated_turns(demo: Demo) -> None:
+    index = get(demo, "/debates/")
+    link = re.search(r'href="(/debates/[^"/]+/)"', index)
+    assert link is not None
+    page = get(demo, link.group(1))
+    assert page.count('class="turno"') >= 3
+    assert "demonstração" in page.lower()
+
+
+def test_a_check_page_carries_one_valid_claimreview(demo: Demo) -> None:
+    index = get(demo, "/checagens/")
+    link = re.search(r'href="(/checagens/demo-[^"/]+/)"', index)
+    assert link is not None
+    page = get(demo, link.group(1))
+    data = extruct.extract(page, base_url=demo.url + link.group(1), syntaxes=["json-ld"])
+    reviews = [
+        item
+        for block in data["json-ld"]
+        for item in ([block] if "@type" in block else block.get("@graph", []))
+        if item.get("@type") == "ClaimReview"
+    ]
+    assert len(reviews) == 1
+    rating = reviews[0]["reviewRating"]
+    assert rating["bestRating"] == 5 and rating["worstRating"] == 1
+    assert reviews[0]["itemReviewed"]["@type"] == "Claim"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
+@pytest.mark.parametrize(("largura", "altura", "mobile"), [(390, 844, True), (1280, 900, False)])
+def test_pages_load_in_a_browser_without_console_errors(
+    demo: Demo, tmp_path: Path, largura: int, altura: int, mobile: bool
+) -> None:
+    debate = re.search(r'href="(/debates/[^"/]+/)"', get(demo, "/debates/"))
+    check = re.search(r'href="(/checagens/demo-[^"/]+/)"', get(demo, "/checagens/"))
+    assert debate is not None and check is not None
+    paths = {
+        "inicio": "/",
+        "projecao": "/projecao/6258-presidente/",
+        "debate": debate.group(1),
+        "checagem": check.group(1),
+    }
+    with Navegador() as browser:
+        for name, path in paths.items():
+            page = browser.abrir(demo.url + path, largura, altura, mobile)
+            salvar(page, tmp_path / f"{name}-{largura}.png")
+            assert page.erros == [], f"{path}: {page.erros}"
+            assert page.png.startswith(b"\x89PNG")
+            assert "<main" in page.dom
