@@ -1,0 +1,573 @@
+"""What the projection pages show, built from the records (pure: no file is read here).
+
+Every number comes formatted the Brazilian way (`br_format`) next to its raw value from
+`saida.json` (`*_valor`, emitted as `data-valor` so a test can compare the page with the file).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from site_builder import br_format, svg_chart
+from site_builder.overtake import what_it_takes
+from site_builder.projecao_dados import (
+    SECTION_URL,
+    CandidatoProjetado,
+    CandidatoResumo,
+    Captura,
+    Corrida,
+    Criterio,
+    Estrato,
+    Leitura,
+    Resumo,
+)
+
+if TYPE_CHECKING:
+    from site_builder.records import SiteContext
+
+METHOD_URL = "/metodologia/projecao/"
+HISTORY_ON_PAGE = 10
+COLOURS = ("#0b4f9c", "#a33b00")  # the two leading candidates in the chart (>= 4.5:1 on white)
+AVISO = (
+    "Esta projeção é independente, feita por este site só com os arquivos oficiais de apuração do TSE. "
+    "Ela não é o resultado oficial: o resultado que vale é o divulgado pelo TSE."
+)
+CONFIANCA = {
+    "baixa": ("baixa", "menos de 25% do eleitorado apurado"),
+    "media": ("média", "entre 25% e 70% do eleitorado apurado"),
+    "alta": ("alta", "mais de 70% do eleitorado apurado"),
+}
+BASES = {
+    "parcial": "contado",
+    "1turno_swing": "1º turno + swing",
+    "taxa_agregada": "taxa agregada",
+    "nenhuma": "sem estimativa (eleitorado desconhecido)",
+}
+# Plain Portuguese for each publication criterion (ids from model/criteria.py); `{valor}` and
+# `{limite}` are filled with the measured value and the threshold, already formatted.
+CRITERIOS = {
+    "arquivos_validos": "Há arquivos do TSE inválidos ou inconsistentes ({valor}; o limite é nenhum).",
+    "eleitorado_apurado": "Ainda há pouco eleitorado apurado: {valor}, e o mínimo para projetar é {limite}.",
+    "partes_com_votos": "Poucas partes têm algum voto totalizado: {valor}, e o mínimo é {limite}.",
+    "eleitorado_sem_arquivo_valido": (
+        "Falta arquivo válido do TSE para parte do eleitorado: {valor}, e o máximo aceito é {limite}."
+    ),
+    "eleitorado_sem_base": (
+        "Eleitorado demais seria projetado sem a base do 1º turno: {valor}, e o máximo é {limite}."
+    ),
+    "eleitorado_leitura_preservada": (
+        "O TSE não respondeu para algumas partes e foi usada a leitura anterior: {valor} do eleitorado, "
+        "e o máximo aceito é {limite}."
+    ),
+    "diferenca_horario": (
+        "Os arquivos ainda em apuração têm horários muito distantes entre si: {valor}, e o máximo é {limite}."
+    ),
+    "idade_arquivo_referencia": (
+        "O arquivo de referência do TSE está desatualizado: {valor}, e o máximo é {limite}."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Numero:
+    """A number as shown (`texto`) and as stored in `saida.json` (`valor`)."""
+
+    texto: str
+    valor: str  # repr of the stored value, for data-valor
+
+
+def _pct(value: float) -> Numero:
+    return Numero(br_format.pct(value), repr(value))
+
+
+def _int(value: int) -> Numero:
+    return Numero(br_format.inteiro(value), repr(value))
+
+
+def _compact(value: float) -> str:
+    """`0` -> `0`, `10.0` -> `10`, `1.57` -> `1,57`: thresholds read better without trailing zeros."""
+    return str(int(value)) if value == int(value) else br_format.decimal(value)
+
+
+def _measure(value: float | None, unidade: str) -> str:
+    if value is None:
+        return "valor desconhecido"
+    if unidade.startswith("%"):
+        return f"{_compact(value)}%{unidade[1:]}"
+    return f"{_compact(value)} {unidade}".strip()
+
+
+def criterion_text(c: Criterio) -> str:
+    """One unmet criterion in plain Portuguese, with the measured value, the limit and the note."""
+    template = CRITERIOS.get(c.id)
+    valor, limite = _measure(c.valor, c.unidade), _measure(c.limite, c.unidade)
+    text = template.format(valor=valor, limite=limite) if template else f"{c.descricao} (medido: {valor})."
+    return f"{text} Detalhe: {c.nota}." if c.nota else text
+
+
+def unmet(leitura: Leitura) -> list[str]:
+    """The unmet criteria of a reading, in plain Portuguese, in the model's order."""
+    by_id = {c.id: c for c in leitura.criterios}
+    texts = []
+    for cid in leitura.nao_atendidos:
+        c = by_id.get(cid)
+        texts.append(criterion_text(c) if c else f"Critério não atendido: {cid}.")
+    return texts
+
+
+def _candidate(c: CandidatoProjetado) -> dict[str, Any]:
+    return {
+        "numero": c.numero,
+        "nome": c.nome,
+        "pct": _pct(c.pct),
+        "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa)),
+        "minimo": _pct(c.intervalo[0]),
+        "maximo": _pct(c.intervalo[1]),
+        "sem_correcao": _pct(c.sem_correcao),
+        "votos_projetados": _int(c.votos_projetados),
+        "votos": _int(c.votos),
+        "parcial_pct": _pct(c.parcial_pct),
+    }
+
+
+def _name(leitura: Leitura, numero: int | None) -> str:
+    found = leitura.candidato(numero) if numero is not None else None
+    return found.nome if found else f"candidato {numero}"
+
+
+def _when(ctx: SiteContext, captura: Captura) -> dict[str, str]:
+    fuso = ctx.config.fuso_horario
+    return {
+        "texto": br_format.data_hora(captura.hora, fuso),
+        "hora": br_format.hora(captura.hora, fuso),
+        "iso": br_format.iso_utc(captura.hora),
+        "captura": captura.nome,
+    }
+
+
+def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> dict[str, Any]:
+    """The projection of one publishable reading as the page shows it."""
+    ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
+    shown = ranked if len(ranked) <= 4 else ranked[:4]
+    margem = abs(leitura.margem) if leitura.margem is not None else None
+    faixa_margem = br_format.decimal(leitura.faixa_margem)
+    if leitura.tendencia is not None:
+        tendencia = f"Tendência: {_name(leitura, leitura.tendencia)}"
+        explicacao = (
+            f"A margem projetada ({br_format.pontos(margem or 0.0)}) é maior que a faixa de erro da margem "
+            f"(±{faixa_margem}). É uma leitura estatística, sujeita à faixa de erro; não é vitória declarada."
+        )
+    else:
+        tendencia = "Indefinido"
+        explicacao = (
+            f"A margem projetada ({br_format.pontos(margem or 0.0)}) não é maior que a faixa de erro da "
+            f"margem (±{faixa_margem}), então o site não aponta tendência, mesmo com um candidato à frente."
+        )
+    rotulo, faixa_confianca = CONFIANCA.get(leitura.confianca, (leitura.confianca, ""))
+    correcao = None
+    if leitura.correcao_pp and leitura.correcao_candidato is not None:
+        alvo = leitura.candidato(leitura.correcao_candidato)
+        if alvo is not None:
+            correcao = (
+                "Inclui a correção da deriva das urnas tardias: "
+                f"{br_format.com_sinal(leitura.correcao_pp)} ponto para {alvo.nome}. "
+                f"Sem a correção, {alvo.nome} teria {br_format.pct(alvo.sem_correcao)}."
+            )
+    outros = len(ranked) - len(shown)
+    return {
+        "quando": _when(ctx, captura),
+        "apurado": _pct(leitura.apurado_pct),
+        "candidatos": [_candidate(c) for c in shown],
+        "outros": outros,
+        "tendencia": tendencia,
+        "tendencia_numero": leitura.tendencia,
+        "tendencia_explicacao": explicacao,
+        "definido": leitura.definido_matematicamente,
+        "definido_nome": _name(leitura, max(leitura.candidatos, key=lambda c: c.votos).numero)
+        if leitura.candidatos
+        else "",
+        "confianca": rotulo,
+        "confianca_faixa": faixa_confianca,
+        "erro_projecao": Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao)),
+        "erro_parcial": Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial)),
+        "correcao": correcao,
+        "degradado": leitura.degradado,
+    }
+
+
+def partial_block(leitura: Leitura) -> dict[str, Any]:
+    """The official partial (the TSE's own numbers) of one reading."""
+    ranked = sorted(leitura.candidatos, key=lambda c: (-c.votos, c.numero))
+    apurado = None
+    if leitura.parcial_eleitorado and leitura.parcial_totalizado is not None:
+        apurado = _pct(round(100.0 * leitura.parcial_totalizado / leitura.parcial_eleitorado, 4))
+    fonte = leitura.parcial_fonte
+    return {
+        "candidatos": [_candidate(c) for c in ranked],
+        "validos": _int(leitura.parcial_validos),
+        "apurado": apurado,
+        "fonte": (f"arquivo {fonte} do TSE" if fonte.endswith(".json") else fonte or "arquivos do TSE"),
+    }
+
+
+def overtake_block(leitura: Leitura) -> dict[str, Any] | None:
+    """'What it takes' for the reading's trailing candidate (see `overtake`)."""
+    result = what_it_takes(leitura.votos_por_estrato())
+    if result is None:
+        return None
+    lider, segundo = _name(leitura, result.lider), _name(leitura, result.segundo)
+    block: dict[str, Any] = {
+        "lider": lider,
+        "segundo": segundo,
+        "vantagem": _int(result.vantagem),
+        "restantes": _int(result.restantes),
+        "necessario": None,
+        "esperado": None,
+        "possivel": result.possivel,
+        "outros": result.outros_pct > 0,
+        "outros_pct": br_format.pct(result.outros_pct),
+    }
+    if result.necessario_pct is not None and result.esperado_pct is not None:
+        block["necessario"] = Numero(br_format.pct(result.necessario_pct), repr(result.necessario_pct))
+        block["esperado"] = Numero(br_format.pct(result.esperado_pct), repr(result.esperado_pct))
+        block["alcanca"] = result.esperado_pct > result.necessario_pct
+    return block
+
+
+def _part_name(corrida: Corrida, estrato: Estrato) -> str:
+    if corrida.cargo == "presidente":
+        return "Exterior" if estrato.id == "zz" else estrato.id.upper()
+    if estrato.id.startswith("z") and estrato.id[1:].isdigit():
+        return f"Zona {int(estrato.id[1:])}"
+    return estrato.id.upper() if len(estrato.id) == 2 else f"Município {estrato.id}"
+
+
+def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[dict[str, Any]]:
+    """The table of parts. Without the model (not publishable) only counted shares are shown."""
+    top = [c.numero for c in leitura.principais()]
+    rows = []
+    for e in leitura.estratos:
+        projected = dict(e.projetados)
+        total = sum(projected.values())
+        counted = e.base == "parcial" and e.validos > 0
+        shares = [
+            _pct(round(100.0 * projected.get(n, 0) / total, 4)) if total and (counted or com_modelo) else None
+            for n in top
+        ]
+        apurado = _pct(round(100.0 * e.eleitorado_totalizado / e.eleitorado, 4)) if e.eleitorado else None
+        situacao = []
+        if not e.valido:
+            situacao.append(f"sem leitura válida: {e.motivo or 'motivo não informado'}")
+        if e.preservado:
+            situacao.append("o TSE não respondeu; usada a leitura anterior")
+        if com_modelo or counted:
+            situacao.append(BASES.get(e.base, e.base) if com_modelo else BASES["parcial"])
+        rows.append(
+            {
+                "parte": _part_name(corrida, e),
+                "arquivo": e.arquivo or "",
+                "secoes": _pct(e.secoes_pct) if e.secoes_pct is not None else None,
+                "apurado": apurado,
+                "parcelas": shares,
+                "restantes": _int(e.restantes) if com_modelo else None,
+                "situacao": "; ".join(situacao),
+            }
+        )
+    return rows
+
+
+def _series(corrida: Corrida, top: list[int]) -> list[svg_chart.Serie]:
+    series = []
+    for numero, cor in zip(top, COLOURS, strict=False):
+        pontos = []
+        for captura in corrida.capturas:
+            r = captura.resumo
+            c = _summary_candidate(r, numero)
+            if c is None:
+                continue
+            pub = r.publicavel
+            pontos.append(
+                svg_chart.Ponto(
+                    r.apurado_pct,
+                    c.parcial_pct,
+                    c.pct if pub else None,
+                    c.faixa_min if pub else None,
+                    c.faixa_max if pub else None,
+                )
+            )
+        if pontos:
+            series.append(svg_chart.Serie(_name(corrida.atual, numero), cor, tuple(pontos)))
+    return series
+
+
+def _summary_candidate(r: Resumo, numero: int) -> CandidatoResumo | None:
+    return next((c for c in r.candidatos if c.numero == numero), None)
+
+
+def _chart_description(corrida: Corrida, series: list[svg_chart.Serie]) -> str:
+    frases = []
+    for s in series:
+        text = f"{s.nome}: parcial {br_format.pct(s.pontos[-1].parcial)}"
+        published = [p for p in s.pontos if p.projecao is not None]
+        if published:
+            p = published[-1]
+            text += (
+                f"; última projeção publicável {br_format.pct(p.projecao or 0.0)} (faixa de "
+                f"{br_format.pct(p.faixa_min or 0.0)} a {br_format.pct(p.faixa_max or 0.0)}) com "
+                f"{br_format.pct(p.apurado)} apurado"
+            )
+        frases.append(text)
+    return (
+        f"{len(corrida.capturas)} leituras. Eixo horizontal: porcentagem do eleitorado apurado; "
+        "eixo vertical: porcentagem dos votos válidos. Linha contínua com faixa sombreada: projeção, "
+        "só nas leituras publicáveis; linha tracejada: parcial oficial. " + ". ".join(frases) + "."
+    )
+
+
+def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+    """The inline SVG chart, its text description and its data as a table."""
+    top = [c.numero for c in corrida.atual.principais()]
+    series = _series(corrida, top)
+    descricao = _chart_description(corrida, series)
+    svg = svg_chart.chart_svg(
+        series,
+        ident=f"grafico-{corrida.id}",
+        titulo=f"Projeção e parcial ao longo da apuração: {corrida.titulo}",
+        descricao=descricao,
+    )
+    fuso = ctx.config.fuso_horario
+    linhas = []
+    for captura in corrida.capturas:
+        r = captura.resumo
+        cells = []
+        for numero in top[: len(series)]:
+            c = _summary_candidate(r, numero)
+            if c is None:
+                cells.append(("—", "—"))
+                continue
+            proj = (
+                f"{br_format.pct(c.pct)} ({br_format.pct(c.faixa_min)} a {br_format.pct(c.faixa_max)})"
+                if r.publicavel
+                else "não publicável"
+            )
+            cells.append((br_format.pct(c.parcial_pct), proj))
+        linhas.append(
+            {
+                "hora": br_format.hora(captura.hora, fuso),
+                "apurado": br_format.pct(r.apurado_pct),
+                "celulas": cells,
+            }
+        )
+    return {"svg": svg, "descricao": descricao, "nomes": [s.nome for s in series], "linhas": linhas}
+
+
+def history_rows(ctx: SiteContext, corrida: Corrida, limit: int | None = None) -> list[dict[str, Any]]:
+    """Stored readings, newest first."""
+    capturas = list(reversed(corrida.capturas))
+    if limit is not None:
+        capturas = capturas[:limit]
+    return [
+        {
+            "url": corrida.captura_url(c),
+            "quando": _when(ctx, c),
+            "apurado": br_format.pct(c.resumo.apurado_pct),
+            "publicavel": c.resumo.publicavel,
+            "faltou": len(c.resumo.nao_atendidos),
+        }
+        for c in capturas
+    ]
+
+
+def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+    """Context of a race's page."""
+    atual = corrida.atual
+    publicavel = atual.publicavel
+    ultima_pub = None
+    if not publicavel and corrida.publicavel is not None and corrida.publicavel_captura is not None:
+        ultima_pub = projection_block(ctx, corrida.publicavel, corrida.publicavel_captura)
+    titulo = f"Projeção: {corrida.titulo}"
+    return {
+        "titulo": titulo,
+        "descricao": (
+            f"Projeção independente do resultado final ({corrida.titulo}) a partir da apuração oficial "
+            "do TSE, com faixa de erro, parcial oficial e histórico auditável."
+        ),
+        "aviso": AVISO,
+        "metodo_url": METHOD_URL,
+        "corrida": corrida,
+        "quando": _when(ctx, corrida.ultima),
+        "apurado": _pct(atual.apurado_pct),
+        "publicavel": publicavel,
+        "projecao": projection_block(ctx, atual, corrida.ultima) if publicavel else None,
+        "ultima_publicavel": ultima_pub,
+        "nao_atendidos": unmet(atual),
+        "parcial": partial_block(atual),
+        "virada": overtake_block(atual) if publicavel else None,
+        "grafico": chart_block(ctx, corrida),
+        "estratos": strata_rows(corrida, atual, publicavel),
+        "estratos_nomes": [c.nome for c in atual.principais()],
+        "historico": history_rows(ctx, corrida, HISTORY_ON_PAGE),
+        "total_capturas": len(corrida.capturas),
+        "outras": [c for c in ctx.projecoes if c.id != corrida.id],
+        "modelo": {
+            "versao": atual.versao,
+            "calibracao": atual.calibracao,
+            "sha256": atual.calibracao_sha256,
+        },
+        "auditoria": audit_commands(ctx, corrida, corrida.ultima, corrida.anterior(corrida.ultima)),
+    }
+
+
+def history_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+    """Context of a race's history (every stored reading)."""
+    return {
+        "titulo": f"Histórico da projeção: {corrida.titulo}",
+        "descricao": (
+            f"Cada leitura guardada da apuração ({corrida.titulo}): os arquivos brutos do TSE, "
+            "captura.json e saida.json, com o comando que refaz a projeção."
+        ),
+        "aviso": AVISO,
+        "metodo_url": METHOD_URL,
+        "corrida": corrida,
+        "historico": history_rows(ctx, corrida),
+    }
+
+
+def capture_label(ctx: SiteContext, captura: Captura) -> str:
+    """'Leitura das 18:39:46' (Brasília time) for breadcrumbs and titles."""
+    return f"Leitura das {br_format.hora(captura.hora, ctx.config.fuso_horario)}"
+
+
+def audit_commands(
+    ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
+) -> dict[str, str]:
+    """The commands that rerun the model on one stored reading."""
+    cargo = "--cargo presidente" if corrida.cargo == "presidente" else f"--cargo governador --uf {corrida.uf}"
+    previous = f"--anterior {anterior.nome}" if anterior else "--anterior nenhum"
+    url = ctx.config.absolute(corrida.captura_url(captura))
+    baixar = (
+        f"mkdir {captura.nome} && cd {captura.nome} && curl -sfO {url}SHA256SUMS && "
+        f"cut -c67- SHA256SUMS | sed 's|^|{url}|' | xargs curl -sf --remote-name-all && "
+        "sha256sum -c --quiet SHA256SUMS && cd .."
+    )
+    return {
+        "repositorio": f"eleicoes auditar {corrida.dados}/{captura.nome}",
+        "baixar": baixar,
+        "refazer": (
+            f"eleicoes projetar {captura.nome} {cargo} {previous} > refeita.json && "
+            f"cmp refeita.json {captura.nome}/saida.json && echo idênticos"
+        ),
+        "anterior": anterior.nome if anterior else "",
+        "anterior_url": corrida.captura_url(anterior) if anterior else "",
+    }
+
+
+def capture_page(
+    ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
+) -> dict[str, Any]:
+    """Context of one stored reading's page: its files and how to rerun it."""
+    label = capture_label(ctx, captura)
+    r = captura.resumo
+    return {
+        "titulo": f"{label}: {corrida.titulo}",
+        "descricao": (
+            f"Arquivos brutos do TSE, captura.json e saida.json da leitura {captura.nome} "
+            f"({corrida.titulo}), com o comando que refaz a projeção."
+        ),
+        "aviso": AVISO,
+        "metodo_url": METHOD_URL,
+        "corrida": corrida,
+        "captura": captura,
+        "quando": _when(ctx, captura),
+        "apurado": br_format.pct(r.apurado_pct),
+        "publicavel": r.publicavel,
+        "nao_atendidos": list(r.nao_atendidos),
+        "arquivos": [
+            {
+                "nome": a.nome,
+                "url": corrida.captura_url(captura) + a.nome,
+                "tamanho": br_format.inteiro(a.tamanho),
+                "sha256": a.sha256,
+            }
+            for a in captura.arquivos
+        ],
+        "somas_url": corrida.captura_url(captura) + "SHA256SUMS",
+        "auditoria": audit_commands(ctx, corrida, captura, anterior),
+    }
+
+
+def checksums(captura: Captura) -> bytes:
+    """`SHA256SUMS` of a capture (the format `sha256sum -c` reads)."""
+    return "".join(f"{a.sha256}  {a.nome}\n" for a in captura.arquivos).encode("utf-8")
+
+
+def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+    """One race in the listings (home page, section page): its headline numbers."""
+    atual = corrida.atual
+    if atual.publicavel:
+        top = atual.principais()
+        texto = "Projeção: " + " · ".join(
+            f"{c.nome} {br_format.pct(c.pct)} (±{br_format.pontos(c.faixa)})" for c in top
+        )
+    else:
+        top = tuple(sorted(atual.candidatos, key=lambda c: (-c.votos, c.numero))[:2])
+        texto = "Projeção não publicável agora. Parcial oficial: " + " · ".join(
+            f"{c.nome} {br_format.pct(c.parcial_pct)}" for c in top
+        )
+    return {
+        "url": corrida.url,
+        "titulo": corrida.titulo,
+        "texto": texto,
+        "publicavel": atual.publicavel,
+        "quando": _when(ctx, corrida.ultima),
+        "apurado": br_format.pct(atual.apurado_pct),
+        "api_url": corrida.api_url,
+        "historico_url": corrida.historico_url,
+    }
+
+
+def headlines(ctx: SiteContext) -> list[dict[str, Any]]:
+    """Every race's headline, in the site's order."""
+    return [headline(ctx, c) for c in ctx.projecoes]
+
+
+def section_context(ctx: SiteContext) -> dict[str, Any]:
+    """Extra context of the section page (`/projecao/`)."""
+    return {
+        "corridas": headlines(ctx),
+        "aviso": AVISO,
+        "metodo_url": METHOD_URL,
+        "api_indice": "/api/projecao/index.json" if ctx.projecoes else "",
+    }
+
+
+def api_index(ctx: SiteContext) -> bytes:
+    """`/api/projecao/index.json`: the races, their latest reading and where to get it."""
+    doc = {
+        "aviso": AVISO,
+        "metodologia": ctx.config.absolute(METHOD_URL),
+        "corridas": [
+            {
+                "id": c.id,
+                "titulo": c.titulo,
+                "eleicao": c.eleicao,
+                "cargo": c.cargo,
+                "uf": c.uf or "br",
+                "turno": c.atual.turno,
+                "captura": c.ultima.nome,
+                "agora": c.atual.agora.isoformat() if c.atual.agora else None,
+                "apurado_pct": c.atual.apurado_pct,
+                "publicavel": c.atual.publicavel,
+                "saida_sha256": c.ultima.saida_sha256,
+                "saida": ctx.config.absolute(c.api_url),
+                "pagina": ctx.config.absolute(c.url),
+                "historico": ctx.config.absolute(c.historico_url),
+                "ultima_publicavel": c.publicavel_captura.nome if c.publicavel_captura else None,
+            }
+            for c in ctx.projecoes
+        ],
+        "secao": ctx.config.absolute(SECTION_URL),
+    }
+    return (json.dumps(doc, ensure_ascii=False, indent=2, sort_keys=True) + "\n").encode("utf-8")
