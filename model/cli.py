@@ -66,14 +66,25 @@ def cmd_projetar(args: argparse.Namespace) -> int:
     return 0
 
 
-def _records_by_part(paths: list[Path]) -> dict[str, ResultRecord]:
+def _records_by_part(paths: list[Path], nivel: str | None = None) -> dict[str, ResultRecord]:
+    """Final records keyed by part id. A municipal 2022 `-v` file holds the municipality and each of
+    its zones: `nivel="zona"` takes the zone rows (`df97012-z0001`...), otherwise the municipality row."""
     out: dict[str, ResultRecord] = {}
     for path in paths:
         fname = parse_file_name(path.name)
         if fname is None:
             raise ValueError(f"nome de arquivo do TSE não reconhecido: {path.name}")
         recs = parse_result(path.read_bytes(), fname.formato)
-        out[fname.parte] = recs[0]
+        if nivel == "zona" and fname.municipio and not fname.zona:
+            zones = [r for r in recs if r.tpabr == "zona"]
+            if not zones:
+                raise ValueError(f"{path.name}: nenhuma zona no arquivo")
+            for r in zones:
+                out[f"{fname.uf}{fname.municipio}-z{r.cdabr.zfill(4)}"] = r
+            continue
+        want = "mu" if fname.municipio and not fname.zona else None
+        match = [r for r in recs if r.tpabr == want] if want and len(recs) > 1 else recs
+        out[fname.parte] = match[0]
     return out
 
 
@@ -124,8 +135,8 @@ def cmd_baseline(args: argparse.Namespace) -> int:
         else:
             if not args.arquivos or not args.eleicao:
                 return _err("informe --datasets, ou --eleicao e os arquivos finais do 1º turno")
-            recs = _records_by_part([Path(a) for a in args.arquivos])
-            nivel = "uf" if all(len(p) == 2 for p in recs) else "municipio"
+            recs = _records_by_part([Path(a) for a in args.arquivos], args.nivel)
+            nivel = args.nivel or ("uf" if all(len(p) == 2 for p in recs) else "municipio")
             if any("-z" in p for p in recs):
                 nivel = "zona"
             uf = "br" if args.cargo == "presidente" else (args.uf or "").lower()
@@ -179,10 +190,20 @@ def register(sub: Any) -> None:
     b.add_argument("--cargo", choices=["presidente", "governador"], default="presidente")
     b.add_argument("--uf", default=None)
     b.add_argument(
+        "--nivel",
+        choices=["uf", "municipio", "zona"],
+        default=None,
+        help="nível das partes (padrão: deduzido dos nomes; 'zona' lê as zonas de um arquivo municipal -v)",
+    )
+    b.add_argument(
         "--datasets", default=None, help="reconstrói as bases distribuídas a partir de shared/datasets"
     )
     b.add_argument("--saida", default=None, help="pasta de saída (padrão: model/baselines)")
     b.set_defaults(func=cmd_baseline)
+
+    from model.backtest import cli as backtest_cli  # `backtest` and `simular-noite` (issue 5)
+
+    backtest_cli.register(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

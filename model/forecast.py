@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,12 +81,7 @@ class PartOutcome:
     base: str
     votos: dict[int, int]
     projetados: dict[int, float] = field(default_factory=dict)
-
-    @property
-    def contado(self) -> bool:
-        """Something counted: valid reading with totalized electorate and valid votes."""
-        r = self.reading.record
-        return self.reading.valido and r is not None and r.eleitorado_totalizado > 0 and r.vv > 0
+    contado: bool = False  # something counted: valid reading with totalized electorate and valid votes
 
 
 def round_half_up(x: float) -> int:
@@ -104,8 +100,12 @@ def read_file(
     parte: str,
     expected: tuple[str, int, int],
     anterior: Snapshot | None,
+    linha: str | None = None,
 ) -> Reading:
-    """Read and validate one file of the snapshot; never raises on bad data."""
+    """Read and validate one file of the snapshot; never raises on bad data.
+
+    `linha` picks the row whose `cdabr` is that code in a multi-row 2022 `-v` file (a DF zone).
+    """
     out = Reading(arquivo=arquivo)
     if snapshot.erro_captura is not None:
         out.motivo = snapshot.erro_captura
@@ -132,9 +132,10 @@ def read_file(
         out.categoria, out.motivo = "inconsistente", str(exc)
         return out
     want_tpabr = LEVEL_TPABR[nivel]
-    matching = [r for r in records if r.tpabr == want_tpabr] if len(records) > 1 else records
+    matching = _rows(records, want_tpabr, linha)
     if not matching:
-        out.categoria, out.motivo = "inconsistente", f"nenhuma abrangência {want_tpabr} no arquivo"
+        what = f"{want_tpabr} {linha}" if linha else want_tpabr
+        out.categoria, out.motivo = "inconsistente", f"nenhuma abrangência {what} no arquivo"
         return out
     rec = matching[0]
     out.record = rec
@@ -152,7 +153,7 @@ def read_file(
         problems.append(f"código da abrangência {rec.cdabr} não corresponde a {parte}")
     problems += consistency_problems(rec)
     if not problems and anterior is not None:
-        problems += _decrease(anterior, arquivo, nivel, rec)
+        problems += _decrease(anterior, arquivo, nivel, rec, linha)
     if problems:
         out.categoria, out.motivo = "inconsistente", "; ".join(problems)
         return out
@@ -171,7 +172,15 @@ def _cdabr_matches(cdabr: str, nivel: str, parte: str) -> bool:
     return cdabr.zfill(4) == parte[-4:]
 
 
-def _decrease(anterior: Snapshot, arquivo: str, nivel: str, rec: ResultRecord) -> list[str]:
+def _rows(records: list[ResultRecord], tpabr: str, linha: str | None) -> list[ResultRecord]:
+    if linha is not None:
+        return [r for r in records if r.tpabr == tpabr and r.cdabr == linha]
+    return [r for r in records if r.tpabr == tpabr] if len(records) > 1 else records
+
+
+def _decrease(
+    anterior: Snapshot, arquivo: str, nivel: str, rec: ResultRecord, linha: str | None = None
+) -> list[str]:
     raw = anterior.arquivos.get(arquivo)
     entry = anterior.captura.get(arquivo)
     if raw is None or (entry is not None and entry.status != 200):
@@ -181,8 +190,7 @@ def _decrease(anterior: Snapshot, arquivo: str, nivel: str, rec: ResultRecord) -
         prev = parse_result(raw, fname.formato if fname else "u")
     except TseFormatError:
         return []
-    want = LEVEL_TPABR[nivel]
-    match = [r for r in prev if r.tpabr == want] if len(prev) > 1 else prev
+    match = _rows(prev, LEVEL_TPABR[nivel], linha)
     return decrease_problems(rec, match[0]) if match else []
 
 
@@ -190,6 +198,54 @@ def _baseline_for(
     baselines: dict[str, Baseline], eleicao: str, cargo: str, uf: str, nivel: str
 ) -> Baseline | None:
     return baselines.get(baseline_key(eleicao, cargo, uf, nivel))
+
+
+@dataclass(frozen=True)
+class Race:
+    """What a projection needs besides the readings: plan, baseline and the race's identity."""
+
+    plan: Plan
+    base: Baseline | None
+    cargo: str
+    uf: str  # "br" for the president, the lower-case UF for a governor
+    eleicao: str
+    turno: int
+
+    @property
+    def expected(self) -> tuple[str, int, int]:
+        """(election, round, cargo code) every file of the race must carry."""
+        return (self.eleicao, self.turno, CARGO_CODES[self.cargo])
+
+
+def prepare_race(
+    nomes: Iterable[str],
+    *,
+    baselines: dict[str, Baseline],
+    cargo: str = "presidente",
+    uf: str | None = None,
+    eleicao: str | None = None,
+) -> Race:
+    """Mode, parts and baseline of a race from the snapshot's file names (no file content read)."""
+    nomes = list(nomes)
+    if cargo not in CARGO_CODES:
+        raise ProjectionError(f"cargo desconhecido: {cargo} (use presidente ou governador)")
+    uf_l = (uf or "").lower() or None
+    if cargo == "governador" and uf_l is None:
+        ufs = {f.uf for f in map(parse_file_name, nomes) if f and f.cargo == 3}
+        if len(ufs) != 1:
+            raise ProjectionError("informe a UF do governador (--uf)")
+        uf_l = ufs.pop()
+    ele = eleicao or infer_election(nomes, cargo, uf_l)
+    if ele is None:
+        ele = "6258" if cargo == "presidente" else "6260"
+    ele = str(int(ele)) if ele.isdigit() else ele
+    known = ELECTIONS.get(ele)
+    turno = known.turno if known else 2
+    uf_key = "br" if cargo == "presidente" else (uf_l or "")
+    nivel_guess = plan_parts(nomes, cargo, uf_l, ele, ()).nivel
+    base = _baseline_for(baselines, ele, cargo, uf_key, nivel_guess)
+    plan = plan_parts(nomes, cargo, uf_l, ele, base.partes if base else ())
+    return Race(plan=plan, base=base, cargo=cargo, uf=uf_key, eleicao=ele, turno=turno)
 
 
 def project(
@@ -210,49 +266,55 @@ def project(
     the previous reading, for the decreasing-totals check; `corrigir_deriva=False` is the seed's
     `presidente_sem_correcao` configuration.
     """
-    if cargo not in CARGO_CODES:
-        raise ProjectionError(f"cargo desconhecido: {cargo} (use presidente ou governador)")
-    uf_l = (uf or "").lower() or None
-    if cargo == "governador" and uf_l is None:
-        nomes = {f.uf for f in map(parse_file_name, snapshot.arquivos) if f and f.cargo == 3}
-        if len(nomes) != 1:
-            raise ProjectionError("informe a UF do governador (--uf)")
-        uf_l = nomes.pop()
-    ele = eleicao or infer_election(snapshot.arquivos, cargo, uf_l)
-    if ele is None:
-        ele = "6258" if cargo == "presidente" else "6260"
-    ele = str(int(ele)) if ele.isdigit() else ele
-    known = ELECTIONS.get(ele)
-    turno = known.turno if known else 2
-    code = CARGO_CODES[cargo]
-    agora = agora or snapshot.latest_download()
-    uf_key = "br" if cargo == "presidente" else (uf_l or "")
-    nivel_guess = plan_parts(snapshot.arquivos, cargo, uf_l, ele, ()).nivel
-    base = _baseline_for(baselines, ele, cargo, uf_key, nivel_guess)
-    plan = plan_parts(snapshot.arquivos, cargo, uf_l, ele, base.partes if base else ())
-
-    expected = (ele, turno, code)
-    readings = [read_file(snapshot, p.arquivo, plan.nivel, p.id, expected, anterior) for p in plan.partes]
+    race = prepare_race(snapshot.arquivos, baselines=baselines, cargo=cargo, uf=uf, eleicao=eleicao)
+    plan = race.plan
+    readings = [
+        read_file(snapshot, p.arquivo, p.nivel or plan.nivel, p.id, race.expected, anterior, p.linha)
+        for p in plan.partes
+    ]
     aggregate: Reading | None = None
     if plan.agregado is not None:
         agg_level = "br" if cargo == "presidente" else "uf"
-        agg_part = "br" if cargo == "presidente" else (uf_l or "")
         aggregate = (
             readings[0]
             if plan.modo == MODE_GOV_DEGRADED
-            else read_file(snapshot, plan.agregado, agg_level, agg_part, expected, anterior)
+            else read_file(snapshot, plan.agregado, agg_level, race.uf, race.expected, anterior)
         )
-    outcomes = _project_parts(plan, readings, base)
+    return project_readings(
+        race,
+        readings,
+        aggregate,
+        calibracao=calibracao,
+        agora=agora or snapshot.latest_download(),
+        corrigir_deriva=corrigir_deriva,
+    )
+
+
+def project_readings(
+    race: Race,
+    readings: list[Reading],
+    aggregate: Reading | None,
+    *,
+    calibracao: Calibration,
+    agora: dt.datetime | None,
+    corrigir_deriva: bool = True,
+) -> dict[str, Any]:
+    """The projection from readings already made (one per part of `race.plan`, in order).
+
+    `project` reads and validates the files and calls this; the backtest calls it directly with
+    readings built from simulated counts (tests check both paths give the same output).
+    """
+    projected = _project_parts(race.plan, readings, race.base)
     return _assemble(
-        plan=plan,
-        outcomes=outcomes,
+        plan=race.plan,
+        projected=projected,
         aggregate=aggregate,
-        base=base,
+        base=race.base,
         cal=calibracao,
-        cargo=cargo,
-        uf=uf_key,
-        eleicao=ele,
-        turno=turno,
+        cargo=race.cargo,
+        uf=race.uf,
+        eleicao=race.eleicao,
+        turno=race.turno,
         agora=agora,
         corrigir=corrigir_deriva,
     )
@@ -270,7 +332,14 @@ def _candidates(readings: list[Reading], base: Baseline | None) -> dict[int, str
     return dict(sorted(names.items()))
 
 
-def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -> list[PartOutcome]:
+@dataclass(frozen=True)
+class _Projected:
+    outcomes: list[PartOutcome]
+    names: dict[int, str]
+    swing: float
+
+
+def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -> _Projected:
     names = _candidates(readings, base)
     nums = list(names)
     finalists_match = base is not None and set(base.finalistas) == set(nums)
@@ -288,7 +357,8 @@ def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -
                 bp.eleitorado if bp and bp.eleitorado is not None else (rec.eleitorado if rec else None)
             )
             est, vv, votos = 0, 0, dict.fromkeys(nums, 0)
-        outcomes.append(PartOutcome(spec, rd, eleitorado, est, vv, 0.0, "parcial", votos))
+        has_counts = rd.valido and rec is not None and rec.eleitorado_totalizado > 0 and rec.vv > 0
+        outcomes.append(PartOutcome(spec, rd, eleitorado, est, vv, 0.0, "parcial", votos, contado=has_counts))
 
     counted = [o for o in outcomes if o.contado]
     sum_vv = sum(o.validos for o in counted)
@@ -352,7 +422,7 @@ def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -
             shares = dict.fromkeys(nums, 0.0)
             o.base, o.restantes = "nenhuma", 0.0
         o.projetados = {n: o.votos[n] + o.restantes * shares[n] for n in nums}
-    return outcomes
+    return _Projected(outcomes, names, swing)
 
 
 def _shares_json(pcts: dict[int, float]) -> dict[int, float]:
@@ -377,10 +447,92 @@ def _still_counting(rd: Reading) -> bool:
     return r is not None and r.secoes_totalizadas < r.secoes
 
 
+@dataclass(frozen=True)
+class Headline:
+    """The calibration-dependent part of a projection: correction, band, margin and trend.
+
+    Percentages in `pct` and `sem_correcao` are already rounded as in the output.
+    """
+
+    corrigido: bool
+    modo: str
+    tabela: str
+    correcao: float
+    faixa: float
+    faixa_margem: float
+    pct: dict[int, float]
+    sem_correcao: dict[int, float]
+    margem: float | None
+    margem_entre: list[int]
+    tendencia: int | str
+
+
+def headline(
+    *,
+    cal: Calibration,
+    cargo: str,
+    modo_plano: str,
+    turno: int,
+    raw_pct: dict[int, float],
+    apurado: float,
+    corrigir: bool,
+    projetado: bool = True,
+) -> Headline:
+    """Drift correction (seed 4b), band (seed "Faixa de erro"), margin and `tendencia`.
+
+    `raw_pct` are the projected shares before correction (unrounded), `apurado` the % of the
+    electorate counted. Pure: the backtest calls it again with a newly fitted calibration.
+    """
+    # --- drift correction (president, runoff only: seed 4b).
+    apply_drift = cargo == "presidente" and corrigir and turno == 2
+    if apply_drift:
+        final_pct, correcao = corrected_shares(cal, raw_pct, apurado)
+    else:
+        final_pct, correcao = dict(raw_pct), 0.0
+    if cargo == "presidente":
+        modo = modo_plano if apply_drift else f"{modo_plano}_sem_correcao"
+        tabela = "presidente" if apply_drift else "presidente_sem_correcao"
+    else:
+        modo = modo_plano
+        tabela = {MODE_GOV_MUN: "governador_municipio", MODE_GOV_ZONE: "governador_zona"}.get(
+            modo_plano, "governador_degradado"
+        )
+    faixa = half_width(cal, tabela, apurado)
+    faixa_margem = margin_half_width(faixa)
+    sem = _shares_json(raw_pct)
+    fin = _shares_json(final_pct)
+
+    # --- margin and trend.
+    nums = sorted(raw_pct)
+    top = sorted(nums, key=lambda n: (-final_pct[n], n))[:2]
+    margem: float | None = None
+    tendencia: int | str = "indefinido"
+    margem_entre: list[int] = []
+    if len(top) == 2 and projetado:
+        a, b = sorted(top)
+        margem = _pct(fin[a] - fin[b])
+        margem_entre = [a, b]
+        if abs(margem) > faixa_margem:  # seed: "só aparece quando a margem projetada é maior que a faixa"
+            tendencia = a if margem > 0 else b
+    return Headline(
+        corrigido=apply_drift,
+        modo=modo,
+        tabela=tabela,
+        correcao=correcao,
+        faixa=faixa,
+        faixa_margem=faixa_margem,
+        pct=fin,
+        sem_correcao=sem,
+        margem=margem,
+        margem_entre=margem_entre,
+        tendencia=tendencia,
+    )
+
+
 def _assemble(
     *,
     plan: Plan,
-    outcomes: list[PartOutcome],
+    projected: _Projected,
     aggregate: Reading | None,
     base: Baseline | None,
     cal: Calibration,
@@ -391,7 +543,7 @@ def _assemble(
     agora: dt.datetime | None,
     corrigir: bool,
 ) -> dict[str, Any]:
-    names = _candidates([o.reading for o in outcomes], base)
+    outcomes, names = projected.outcomes, projected.names
     nums = list(names)
     total_el = sum(o.eleitorado or 0 for o in outcomes)
     valid = [o for o in outcomes if o.reading.valido]
@@ -422,43 +574,31 @@ def _assemble(
     if plan.modo == MODE_GOV_DEGRADED:
         raw_pct = {n: 100.0 * p_votes[n] / p_vv if p_vv else 0.0 for n in nums}  # projection = partial
 
-    # --- drift correction (president, runoff only: seed 4b).
-    apply_drift = cargo == "presidente" and corrigir and turno == 2
-    if apply_drift:
-        final_pct, correcao = corrected_shares(cal, raw_pct, apurado)
-    else:
-        final_pct, correcao = dict(raw_pct), 0.0
-    if cargo == "presidente":
-        modo = plan.modo if apply_drift else f"{plan.modo}_sem_correcao"
-        tabela = "presidente" if apply_drift else "presidente_sem_correcao"
-    else:
-        modo = plan.modo
-        tabela = {MODE_GOV_MUN: "governador_municipio", MODE_GOV_ZONE: "governador_zona"}.get(
-            plan.modo, "governador_degradado"
-        )
-    faixa = half_width(cal, tabela, apurado)
-    faixa_margem = margin_half_width(faixa)
-    sem = _shares_json(raw_pct)
-    fin = _shares_json(final_pct)
-
-    # --- margin, trend, arithmetic definition.
-    top = sorted(nums, key=lambda n: (-final_pct[n], n))[:2]
-    margem: float | None = None
-    tendencia: int | str = "indefinido"
-    margem_entre: list[int] = []
-    if len(top) == 2 and proj_total > 0:
-        a, b = sorted(top)
-        margem = _pct(fin[a] - fin[b])
-        margem_entre = [a, b]
-        if abs(margem) > faixa_margem:  # seed: "só aparece quando a margem projetada é maior que a faixa"
-            tendencia = a if margem > 0 else b
+    hl = headline(
+        cal=cal,
+        cargo=cargo,
+        modo_plano=plan.modo,
+        turno=turno,
+        raw_pct=raw_pct,
+        apurado=apurado,
+        corrigir=corrigir,
+        projetado=proj_total > 0,
+    )
+    apply_drift, modo, tabela = hl.corrigido, hl.modo, hl.tabela
+    correcao, faixa, faixa_margem = hl.correcao, hl.faixa, hl.faixa_margem
+    sem, fin = hl.sem_correcao, hl.pct
+    margem, margem_entre, tendencia = hl.margem, hl.margem_entre, hl.tendencia
     by_votes = sorted(nums, key=lambda n: (-p_votes[n], n))
     lead = p_votes[by_votes[0]] - p_votes[by_votes[1]] if len(by_votes) >= 2 else 0
     # Seed: "a vantagem em votos já é maior que todo o eleitorado ainda não totalizado".
     definido = uncounted_known and len(by_votes) >= 2 and lead > (p_te - p_est)
 
     estratos = []
+    isos: dict[dt.datetime | None, str | None] = {}
     for o in outcomes:
+        hora = o.reading.hora
+        if hora not in isos:
+            isos[hora] = _iso(hora)
         r = o.reading.record
         estratos.append(
             {
@@ -467,7 +607,7 @@ def _assemble(
                 "valido": o.reading.valido,
                 "motivo": o.reading.motivo,
                 "preservado": o.reading.preservado,
-                "hora": _iso(o.reading.hora),
+                "hora": isos[hora],
                 "secoes_pct": _pct(r.secoes_pct) if r is not None and o.reading.valido else None,
                 "eleitorado": o.eleitorado,
                 "eleitorado_totalizado": o.eleitorado_totalizado,
@@ -533,27 +673,12 @@ def _assemble(
                 "parcial": _pct(partial_error(cal, apurado)),
             },
             "tabela_faixa": tabela,
-            "swing_logit": round(_swing_of(outcomes, base, nums), 6),
+            "swing_logit": round(projected.swing, 6),
             "validos_projetados": round_half_up(proj_total),
         },
         "baseline": base.chave if base is not None else None,
         "estratos": estratos,
     }
-
-
-def _swing_of(outcomes: list[PartOutcome], base: Baseline | None, nums: list[int]) -> float:
-    if base is None or set(base.finalistas) != set(nums):
-        return 0.0
-    a, b = sorted(base.finalistas)
-    obs = []
-    for o in outcomes:
-        bp = base.partes.get(o.spec.id)
-        if o.contado and bp is not None:
-            s1 = two_party_share(bp.votos.get(a, 0), bp.votos.get(b, 0))
-            s2 = two_party_share(o.votos[a], o.votos[b])
-            if s1 is not None and s2 is not None:
-                obs.append(SwingObservation(s1, s2, float(o.validos)))
-    return mean_swing(obs)
 
 
 def _measure(

@@ -55,12 +55,24 @@ MODE_GOV_ZONE = "governador_zona"
 MODE_GOV_DEGRADED = "governador_degradado"
 
 
+# DF: municipality 97012 (Brasília) and its 19 zones, 0001-0021 without 0007 and 0012 (TSE-FORMAT.md §1.2).
+DF_MUNICIPIO = "97012"
+DF_ZONAS = tuple(f"{z:04d}" for z in range(1, 22) if z not in (7, 12))
+
+
 @dataclass(frozen=True)
 class PartSpec:
-    """One expected part: its id and the file that should carry it (None if only in the baseline)."""
+    """One expected part: its id, the file that should carry it, and how to read it.
+
+    `nivel` overrides the plan's level for this part (the abroad UF file among municipal parts);
+    `linha` selects the row (`cdabr`) of a multi-row 2022 `-v` file (a DF zone inside the
+    municipal file).
+    """
 
     id: str
     arquivo: str
+    nivel: str | None = None
+    linha: str | None = None
 
 
 @dataclass(frozen=True)
@@ -121,7 +133,16 @@ def plan_parts(
     if cargo == "presidente":
         mun = {f.parte for f in files if f.municipio and not f.zona}
         if mun:
-            return Plan(MODE_PRESIDENT_MUN, "municipio", specs(mun | base), None, agregado)
+            # A UF with no municipal file and no municipal baseline part (abroad, when its cities
+            # are not collected) is one part read from its UF file, so its votes are not lost.
+            covered = {p[:2] for p in mun | base}
+            uf_only = [
+                PartSpec(f.parte, f.nome, nivel="uf")
+                for f in sorted(files, key=lambda f: f.nome)
+                if f.municipio is None and f.parte in UFS_PRESIDENTE and f.parte not in covered
+            ]
+            partes = tuple(sorted((*specs(mun | base), *uf_only), key=lambda p: p.id))
+            return Plan(MODE_PRESIDENT_MUN, "municipio", partes, None, agregado)
         return Plan(MODE_PRESIDENT, "uf", specs(set(UFS_PRESIDENTE) | base), None, agregado)
     assert uf is not None
     ref = by_part.get(uf, file_name_for(uf, code, eleicao, fmt))
@@ -129,6 +150,12 @@ def plan_parts(
     zones = {f.parte for f in own if f.zona}
     if zones:
         return Plan(MODE_GOV_ZONE, "zona", specs(zones | base), ref, ref)
+    df_v = by_part.get(f"df{DF_MUNICIPIO}") if uf == "df" else None
+    if df_v is not None and df_v.endswith("-v.json"):
+        # 2022 legacy layout: the municipal -v file carries Brasília and each of its zones as rows.
+        ids = {f"df{DF_MUNICIPIO}-z{z}" for z in DF_ZONAS} | base
+        partes = tuple(PartSpec(p, df_v, linha=p[-4:]) for p in sorted(ids))
+        return Plan(MODE_GOV_ZONE, "zona", partes, ref, ref)
     muns = {f.parte for f in own if f.municipio and not f.zona}
     if muns:
         return Plan(MODE_GOV_MUN, "municipio", specs(muns | base), ref, ref)
