@@ -2,7 +2,7 @@
 
     python scheduler.py [--raiz .] [--cadencia tse=5] [--parar-apos tse=10] [--duracao-s 60]
 
-Input jobs (TSE poll, debate segments, fact-check content) run on their cadence from `[agendador]`;
+Input jobs (TSE poll, debate segments, fact-check content, social feeds) run on their cadence from `[agendador]`;
 each answers "did I change the site's inputs?". Any change triggers the `site` job (rebuild +
 publish under the project lock), which also runs at start and every `site_s` as a safety net.
 Every job: one instance at a time, missed runs coalesced, an explicit misfire grace time; one log
@@ -40,7 +40,7 @@ from jobs.publish.targets import is_hidden
 log = logging.getLogger("eleicoes.agendador")
 
 SITE = "site"
-INPUT_JOBS = ("tse", "debate", "checagens")
+INPUT_JOBS = ("tse", "debate", "checagens", "redes")
 BUSY_RETRY_S = 5.0  # a site run that found the lock taken tries again this soon
 
 
@@ -51,6 +51,7 @@ class SchedulerConfig:
     tse_s: float = 30.0
     debate_s: float = 5.0
     checagens_s: float = 300.0
+    redes_s: float = 900.0  # public feeds of the candidates (RSS/Atom): new posts are captured
     site_s: float = 600.0  # rebuild + publish even when no job reported a change (hand edits)
     tarefas: tuple[str, ...] = INPUT_JOBS  # input jobs to run
     tolerancia_atraso_s: int = 30  # misfire grace time: a run this late still happens, later ones coalesce
@@ -64,7 +65,7 @@ class SchedulerConfig:
     def __post_init__(self) -> None:
         problems = [
             f"'{name}' deve ser positivo"
-            for name in ("tse_s", "debate_s", "checagens_s", "site_s", "tolerancia_atraso_s")
+            for name in ("tse_s", "debate_s", "checagens_s", "redes_s", "site_s", "tolerancia_atraso_s")
             if getattr(self, name) <= 0
         ]
         problems += [
@@ -489,6 +490,21 @@ class FactCheckContent:
         return Outcome(changed, detail=detail.strip())
 
 
+@dataclass
+class SocialFeeds:
+    """The desk's collectors: new posts on the candidates' public feeds are captured (raw page,
+    WARC, claims) for triage; the site does not change, the queue does."""
+
+    root: Path
+    config_path: Path
+
+    def __call__(self) -> JobResult:
+        result = _import("jobs.checagens.coletores").coletar_do_projeto(self.root, self.config_path)
+        if result.erros and not result.capturas:
+            raise RuntimeError("; ".join(result.erros)[:500])
+        return Outcome(False, detail=result.resumo())
+
+
 def _git(repo: Path, *args: str) -> str:
     result = subprocess.run(
         ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=120, check=False
@@ -530,6 +546,7 @@ def default_jobs(root: Path, cfg: SchedulerConfig, config_path: Path) -> list[Jo
         "tse": lambda: TsePoll(config_path),
         "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes),
         "checagens": lambda: FactCheckContent(root, cfg.conteudo_repositorio),
+        "redes": lambda: SocialFeeds(root, config_path),
     }
     return [Job(name, cfg.cadence(name), factories[name]()) for name in cfg.tarefas]
 
