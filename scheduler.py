@@ -3,8 +3,9 @@
     python scheduler.py [--raiz .] [--cadencia tse=5] [--parar-apos tse=10] [--duracao-s 60]
 
 Input jobs (TSE poll, debate segments, fact-check content, social feeds) run on their cadence
-from `[agendador]`; each answers "did I change the site's inputs?". Any change triggers the `site` job (rebuild +
-publish under the project lock), which also runs at start and every `site_s` as a safety net.
+from `[agendador]`; each answers "did I change the site's inputs?". Any change triggers the
+`site` job (rebuild + publish under the project lock), which also runs at start and every `site_s`
+as a safety net.
 Every job: one instance at a time, missed runs coalesced, an explicit misfire grace time; one log
 line per run and a JSON health file with each job's last run, outcome and duration. On
 SIGTERM/SIGINT the job in flight finishes, then the process stops.
