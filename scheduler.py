@@ -34,8 +34,9 @@ from typing import Any
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
+from jobs.configuracao import CONFIG_FILE, ConfigSectionError
 from jobs.lock import LockBusyError, project_lock
-from jobs.publish.config import CONFIG_FILE, ConfigSectionError, load_publish_config, read_section
+from jobs.publish.config import load_publish_config, read_section
 from jobs.publish.targets import is_hidden
 
 log = logging.getLogger("eleicoes.agendador")

@@ -19,8 +19,8 @@ from typing import Any
 import pytest
 
 import scheduler
+from jobs.configuracao import ConfigSectionError
 from jobs.lock import project_lock
-from jobs.publish.config import ConfigSectionError
 from scheduler import Job, Outcome, Runner, SchedulerConfig, SiteJob
 
 REPO = Path(__file__).resolve().parents[1]

@@ -5,18 +5,14 @@ An empty section works: the embedded rule-based backend needs no key and no netw
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-CONFIG_FILE = Path("eleicoes.toml")
+from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
+
 BACKENDS = ("regras", "openai")
-
-
-class ConfigSectionError(ValueError):
-    """A configuration section that cannot be used; the message is in Portuguese."""
 
 
 @dataclass(frozen=True)
@@ -30,20 +26,6 @@ class ConfigAnalise:
     tempo_limite_s: float = 30.0
     tentativas: int = 3
     espera_s: float = 1.0  # first pause between tries; doubles at each new try
-
-
-def ler_secao(nome: str, caminho: Path = CONFIG_FILE) -> dict[str, Any]:
-    """The raw table `[nome]` of a TOML configuration file; {} when the file or section is absent."""
-    if not caminho.exists():
-        return {}
-    try:
-        dados = tomllib.loads(caminho.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigSectionError(f"{caminho}: TOML inválido: {exc}") from exc
-    secao = dados.get(nome, {})
-    if not isinstance(secao, dict):
-        raise ConfigSectionError(f"{caminho}: [{nome}] deve ser uma tabela")
-    return secao
 
 
 def _numero(secao: str, chave: str, valor: Any, minimo: float, inteiro: bool = False) -> float:

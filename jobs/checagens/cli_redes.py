@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jobs.analise.afirmacoes import analisador_de
-from jobs.analise.config import ConfigAnalise, ConfigSectionError, config_analise, ler_secao
+from jobs.analise.config import ConfigAnalise, config_analise
 from jobs.checagens.acervo import (
     Decisao,
     DeskError,
@@ -33,6 +33,7 @@ from jobs.checagens.memoria import (
     pontuacao_legivel,
 )
 from jobs.checagens.rascunho import busca_de, escrever_rascunho
+from jobs.configuracao import ConfigSectionError, ler_secao
 
 # C0/C1 controls (ANSI escapes start with ESC) and bidi overrides that can disguise text in a terminal
 _INSEGURO = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")

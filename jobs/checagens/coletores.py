@@ -230,8 +230,9 @@ def coletar_do_projeto(raiz: Path, arquivo_config: Path | None = None) -> Result
     A broken configuration is reported in `erros` (Portuguese), never raised.
     """
     from jobs.analise.afirmacoes import analisador_de
-    from jobs.analise.config import ConfigSectionError, config_analise, ler_secao
+    from jobs.analise.config import config_analise
     from jobs.checagens.configuracao import config_checagens
+    from jobs.configuracao import ConfigSectionError, ler_secao
 
     arquivo = arquivo_config or raiz / "eleicoes.toml"
     try:

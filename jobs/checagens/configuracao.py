@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jobs.analise.config import CONFIG_FILE, ConfigSectionError, ler_secao
 from jobs.checagens import regras
+from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
 
 _Erro = ConfigSectionError
 

@@ -265,13 +265,8 @@ def json_bytes(dados: Any) -> bytes:
     return (json.dumps(dados, ensure_ascii=False, indent=1, sort_keys=False, default=_padrao) + "\n").encode()
 
 
-def gravar_bytes(caminho: Path, dados: bytes) -> bool:
-    """Write atomically (temp file + os.replace) when the bytes differ; True if the file changed."""
-    try:
-        if caminho.read_bytes() == dados:
-            return False
-    except FileNotFoundError:
-        pass
+def gravar_atomico(caminho: Path, dados: bytes) -> None:
+    """Write bytes durably: a temporary file in the same folder, fsync, then an atomic rename."""
     caminho.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{caminho.name}.", suffix=".tmp", dir=caminho.parent)
     try:
@@ -283,6 +278,16 @@ def gravar_bytes(caminho: Path, dados: bytes) -> bool:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def gravar_bytes(caminho: Path, dados: bytes) -> bool:
+    """Write atomically only when the bytes differ; True if the file changed."""
+    try:
+        if caminho.read_bytes() == dados:
+            return False
+    except FileNotFoundError:
+        pass
+    gravar_atomico(caminho, dados)
     return True
 
 

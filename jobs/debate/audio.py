@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import io
 import math
-import os
-import tempfile
 import wave
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,18 +102,3 @@ def ler_wav(caminho: Path) -> Amostras:
             raise ErroAudio(f"{caminho}: WAV inesperado (precisa ser mono, 16 bits, {TAXA} Hz)")
         pcm = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2")
     return (pcm.astype(np.float32) / 32767).astype(np.float32)
-
-
-def gravar_atomico(caminho: Path, dados: bytes) -> None:
-    """Write bytes through a temporary file in the same folder and an atomic rename."""
-    caminho.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=caminho.parent, prefix=f".{caminho.name}.")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(dados)
-            f.flush()
-            os.fsync(f.fileno())
-        Path(tmp).replace(caminho)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

@@ -7,12 +7,12 @@ The OpenAI-compatible connection (base_url, model, key variable) comes from `[an
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jobs.analise.config import ConfigAnalise, ConfigSectionError, config_analise
+from jobs.analise.config import ConfigAnalise, config_analise
+from jobs.configuracao import ConfigSectionError, ler_secao
 
 AVALIADORES = ("", "regras", "openai")
 BUSCAS = ("local", "web")
@@ -97,14 +97,6 @@ def _analise(dados: dict[str, Any]) -> ConfigAnalise:
 
 def carregar(caminho: Path) -> DebateConfig:
     """Read `[debate]` (and `[analise]`) from eleicoes.toml; a missing file gives the defaults."""
-    try:
-        dados = tomllib.loads(caminho.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return DebateConfig()
-    except tomllib.TOMLDecodeError as exc:
-        raise ErroConfig(f"{caminho}: TOML inválido: {exc}") from exc
-    secao = dados.get("debate", {})
-    analise = dados.get("analise", {})
-    if not isinstance(secao, dict) or not isinstance(analise, dict):
-        raise ErroConfig(f"{caminho}: [debate] e [analise] devem ser tabelas")
+    secao = ler_secao("debate", caminho, ErroConfig)
+    analise = ler_secao("analise", caminho, ErroConfig)
     return de_dict(secao, analise)

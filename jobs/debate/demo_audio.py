@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from jobs.debate.audio import TAXA, Amostras, decodificar, gravar_atomico, para_wav
+from jobs.debate.armazenamento import gravar_atomico
+from jobs.debate.audio import TAXA, Amostras, decodificar, para_wav
 
 GRAVACAO_EMBUTIDA = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "debate_demo.ogg"
 VOZES = {"marta-lins": "pt-br", "helena-prado": "pt-br+f3", "rui-amaral": "pt-br+m3"}

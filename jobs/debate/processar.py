@@ -26,12 +26,12 @@ from typing import Any
 
 import numpy as np
 
+from jobs.debate.armazenamento import gravar_atomico
 from jobs.debate.audio import (
     TAXA,
     Amostras,
     ErroAudio,
     decodificar,
-    gravar_atomico,
     ler_wav,
     nivel_dbfs,
     para_wav,

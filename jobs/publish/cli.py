@@ -8,8 +8,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from jobs.configuracao import ConfigSectionError
 from jobs.lock import project_lock
-from jobs.publish.config import ConfigSectionError, PublishConfig, load_publish_config
+from jobs.publish.config import PublishConfig, load_publish_config
 from jobs.publish.publisher import PublishError, publicar
 
 

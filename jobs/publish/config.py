@@ -7,22 +7,18 @@ no internet. Relative paths are resolved against the project folder (the one hol
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 import types
 import typing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-CONFIG_FILE = "eleicoes.toml"
+from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
+
 DESTINOS = ("pasta", "s3")
 ENDERECAMENTOS = ("auto", "path", "virtual")
 
 T = TypeVar("T")
-
-
-class ConfigSectionError(ValueError):
-    """A section of eleicoes.toml that cannot be used (message in Portuguese)."""
 
 
 @dataclass(frozen=True)
@@ -120,16 +116,7 @@ def read_section(arquivo: Path, secao: str, cls: type[T]) -> T:
     Unknown keys and values of the wrong type are errors, so a typo never silently falls back
     to a default.
     """
-    raw: dict[str, Any] = {}
-    if arquivo.is_file():
-        try:
-            data = tomllib.loads(arquivo.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise ConfigSectionError(f"{arquivo}: TOML inválido: {exc}") from exc
-        section = data.get(secao, {})
-        if not isinstance(section, dict):
-            raise ConfigSectionError(f"{arquivo}: [{secao}] deve ser uma seção")
-        raw = section
+    raw = ler_secao(secao, arquivo)
     assert dataclasses.is_dataclass(cls)
     hints = typing.get_type_hints(cls)
     known = {f.name for f in dataclasses.fields(cls)}

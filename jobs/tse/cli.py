@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from jobs.configuracao import CONFIG_FILE
 from jobs.tse.audit import audit_snapshot
-from jobs.tse.config import CONFIG_FILE, TseConfigError, carregar_config_tse
+from jobs.tse.config import TseConfigError, carregar_config_tse
 from jobs.tse.cycle import PollState, TseError, run_cycle
 from jobs.tse.night import NightError, make_partial_night
 from jobs.tse.replay import Falhas, brasilia, make_server

@@ -7,14 +7,13 @@ UF; governor 6260 by municipality in AC, AM, ES, RJ, RN, TO and by zone in DF), 
 
 from __future__ import annotations
 
-import tomllib
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-CONFIG_FILE = Path("eleicoes.toml")
+from jobs.configuracao import CONFIG_FILE, ler_secao
 
 # TSE production key (JWK served at /oficial/app/assets/assinatura-jws/prod.jwk.json; TSE-FORMAT.md §1.4).
 TSE_KID = "sNbt9Q_fLS65zE1_ZLNV-XRRwPY"
@@ -125,20 +124,6 @@ class ConfigTse:
     def com(self, **mudancas: Any) -> ConfigTse:
         """A copy with some fields changed (command-line overrides, tests)."""
         return replace(self, **mudancas)
-
-
-def ler_secao(nome: str, caminho: Path = CONFIG_FILE) -> dict[str, Any]:
-    """The raw table `[nome]` of a TOML file; {} when the file or the section is absent."""
-    if not caminho.exists():
-        return {}
-    try:
-        dados = tomllib.loads(caminho.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise TseConfigError(f"{caminho}: TOML inválido: {exc}") from exc
-    secao = dados.get(nome, {})
-    if not isinstance(secao, dict):
-        raise TseConfigError(f"{caminho}: [{nome}] deve ser uma tabela")
-    return secao
 
 
 def _texto(chave: str, valor: Any) -> str:
@@ -278,4 +263,4 @@ def config_tse(raw: Mapping[str, Any], raiz: Path = Path()) -> ConfigTse:
 
 def carregar_config_tse(caminho: Path = CONFIG_FILE) -> ConfigTse:
     """`[tse]` of the configuration file (defaults when absent), paths relative to the file's folder."""
-    return config_tse(ler_secao("tse", caminho), raiz=caminho.resolve().parent)
+    return config_tse(ler_secao("tse", caminho, TseConfigError), raiz=caminho.resolve().parent)

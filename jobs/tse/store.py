@@ -19,6 +19,7 @@ from typing import Any
 
 from jobs.tse.config import Corrida
 from model.snapshot import previous_snapshot_dir
+from site_builder.writer import write_atomic
 
 CAPTURE_FORMAT = "%Y-%m-%dT%H-%M-%SZ"
 LATEST = "latest"
@@ -65,13 +66,6 @@ def read_latest(pasta_corrida: Path) -> str | None:
         return None
     snap = pasta_corrida / nome
     return nome if (snap / CAPTURE_FILE).is_file() and (snap / OUTPUT_FILE).is_file() else None
-
-
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to `path` through a temporary file and `os.replace`."""
-    tmp = path.with_name(f".{path.name}.tmp-{os.getpid()}")
-    tmp.write_bytes(data)
-    tmp.replace(path)
 
 
 def _compact(value: Any) -> str:

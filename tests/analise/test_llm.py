@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from jobs.analise.config import ConfigAnalise, ConfigSectionError, carregar_config_analise, config_analise
+from jobs.analise.config import ConfigAnalise, carregar_config_analise, config_analise
 from jobs.analise.llm import ErroAnalise, pedir_json
+from jobs.configuracao import ConfigSectionError
 from tests.support.chat_server import ChatServer, corpo_invalido, erro, lento, malformado, ok
 
 

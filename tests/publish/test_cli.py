@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from jobs.cli import main
+from jobs.configuracao import ConfigSectionError
 from jobs.publish.cli import with_target
-from jobs.publish.config import ConfigSectionError, PublishConfig, load_publish_config
+from jobs.publish.config import PublishConfig, load_publish_config
 from tests.publish.conftest import write_site
 
 REPO = Path(__file__).resolve().parents[2]

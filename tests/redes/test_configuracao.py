@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from jobs.analise.config import ConfigSectionError, carregar_config_analise
+from jobs.analise.config import carregar_config_analise
 from jobs.checagens.configuracao import ConfigChecagens, carregar_config_checagens, config_checagens
+from jobs.configuracao import ConfigSectionError
 
 REPO = Path(__file__).resolve().parents[2]
 
