@@ -387,3 +387,14 @@ def test_run_limit_gives_a_last_publish_and_exits(project: Path, capsys: pytest.
     assert "agendador encerrado (limite)" in capsys.readouterr().out
     assert (project / ".cache" / "publicado" / "index.html").is_file()
     assert scheduler.main(["--raiz", str(project), "--parar-apos", "tv=1"]) == 2
+
+
+def test_feeds_job_reads_the_configured_feeds_and_never_rebuilds(tmp_path: Path) -> None:
+    config = tmp_path / "eleicoes.toml"
+    config.write_text("[checagens]\n", encoding="utf-8")
+    result = scheduler.SocialFeeds(tmp_path, config)()
+    assert isinstance(result, Outcome) and not result.changed
+    assert "0 captura(s) nova(s)" in result.detail
+    config.write_text("[checagens]\nchave_inexistente = 1\n", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="configuração inválida"):
+        scheduler.SocialFeeds(tmp_path, config)()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -172,6 +172,9 @@ def config_checagens(raw: Mapping[str, Any]) -> ConfigChecagens:
     """Validate a raw `[checagens]` table; ConfigSectionError (Portuguese) on any problem."""
     s = "checagens"
     padrao = ConfigChecagens()
+    desconhecidas = sorted(set(raw) - {f.name for f in fields(ConfigChecagens)})
+    if desconhecidas:  # a typo must not fall back to a default silently
+        raise _Erro(f"[{s}] chave(s) desconhecida(s): {', '.join(desconhecidas)}")
     transcrever = raw.get("transcrever_videos", True)
     if not isinstance(transcrever, bool):
         raise _Erro(f"[{s}] transcrever_videos: use true ou false, não {transcrever!r}")
