@@ -29,6 +29,7 @@ headline) and copies only the new capture's files.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 from collections.abc import Callable
@@ -101,6 +102,14 @@ def _size(data: bytes) -> int:
     return len(data)
 
 
+def _simulated(data: bytes) -> bool:
+    """Whether a TSE result file says it comes from a simulation (`"f": "s"`, TSE-FORMAT.md)."""
+    try:
+        return bool(json.loads(data).get("f") == "s")
+    except (ValueError, AttributeError):
+        return False
+
+
 def _pointer(data: bytes) -> str | None:
     try:
         text = data.decode("utf-8").strip()
@@ -145,13 +154,15 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
             f"{resumo.uf}); leitura ignorada"
         )
         return None
+    tse_files = [n for n in files if n.endswith(("-u.json", "-v.json"))]
+    simulated = bool(tse_files) and bool((_source(reader, f"{folder}/{tse_files[0]}", _simulated) or (0,))[0])
     arquivos = []
     for name in files:
         rel = f"{folder}/{name}"
         got = _source(reader, rel, _size) if name != SAIDA else (saida_size, saida_sha)
         if got is not None:
             arquivos.append(Arquivo(name, rel, got[1], got[0]))
-    return Captura(folder.rsplit("/", 1)[-1], saida_sha, resumo, tuple(arquivos))
+    return Captura(folder.rsplit("/", 1)[-1], saida_sha, resumo, tuple(arquivos), simulated)
 
 
 def _full(reader: Reader, rel: str, captura: Captura) -> Leitura | None:

@@ -395,6 +395,7 @@ class Captura:
     saida_sha256: str
     resumo: Resumo
     arquivos: tuple[Arquivo, ...]  # every file of the folder, by name (saida.json included)
+    simulado: bool = False  # the TSE files say "f": "s": a simulated night (demo), not an election
 
     @property
     def instante(self) -> dt.datetime:

@@ -62,7 +62,8 @@ def test_the_night_moved_and_the_projection_page_shows_the_last_reading(demo: De
     for candidate in output["forecast"]["candidatos"]:
         assert candidate["nome"] in page
         assert br_pct(candidate["pct"]) in page
-    assert "não é o resultado oficial" in page.lower() or "não é resultado oficial" in page.lower()
+    assert "não é o resultado oficial" in page.lower()
+    assert "Esta apuração é simulada, com candidatos fictícios" in page  # the demo says so
 
 
 def test_the_debate_page_shows_evaluated_turns(demo: Demo) -> None:

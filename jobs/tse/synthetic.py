@@ -195,7 +195,7 @@ def result_file(
     root = {
         "ele": eleicao,
         "t": str(turno),
-        "f": "o",
+        "f": "s",  # simulado (TSE-FORMAT.md): generated files, never a real night
         "sup": "n",
         "tpabr": tpabr,
         "cdabr": cdabr,
