@@ -21,7 +21,14 @@ from jobs.debate.armazenamento import gravar_atomico
 from jobs.debate.audio import TAXA, Amostras, decodificar, para_wav
 
 GRAVACAO_EMBUTIDA = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "debate_demo.ogg"
-VOZES = {"marta-lins": "pt-br", "helena-prado": "pt-br+f3", "rui-amaral": "pt-br+m3"}
+# espeak-ng voice and pitch (0-99) per speaker: three clearly different voices (about 140, 205 and
+# 80 Hz), as three real people would have, so the built-in voice-change detector can tell them apart.
+VOZES: dict[str, tuple[str, int]] = {
+    "marta-lins": ("pt-br", 85),
+    "helena-prado": ("pt-br+f3", 50),
+    "rui-amaral": ("pt-br+m3", 20),
+}
+VOZ_PADRAO = ("pt-br", 50)
 
 ROTEIRO_DEMO = """\
 # Debate de demonstração: pessoas e falas fictícias, geradas por síntese de voz.
@@ -97,10 +104,10 @@ def espeak_disponivel() -> bool:
     return shutil.which("espeak-ng") is not None
 
 
-def sintetizar(texto: str, voz: str, velocidade: int = 150) -> Amostras:
-    """Speech for `texto` with an espeak-ng voice, 16 kHz mono, leading/trailing silence trimmed."""
+def sintetizar(texto: str, voz: str, velocidade: int = 150, altura: int = 50) -> Amostras:
+    """Speech for `texto` with an espeak-ng voice and pitch, 16 kHz mono, leading/trailing silence trimmed."""
     saida = subprocess.run(
-        ["espeak-ng", "-v", voz, "-s", str(velocidade), "--stdout", texto],
+        ["espeak-ng", "-v", voz, "-p", str(altura), "-s", str(velocidade), "--stdout", texto],
         capture_output=True,
         check=True,
         timeout=60,
@@ -116,7 +123,7 @@ def montar(
     falas: Sequence[tuple[str, str]],
     pausa_s: float = 1.2,
     inicio_s: float = 0.5,
-    voz: dict[str, str] | None = None,
+    voz: dict[str, tuple[str, int]] | None = None,
 ) -> tuple[Amostras, list[TrechoFalado]]:
     """Synthesise each utterance and lay them on one timeline, with pauses between them."""
     vozes = voz or VOZES
@@ -124,7 +131,8 @@ def montar(
     trechos: list[TrechoFalado] = []
     t = inicio_s
     for locutor, texto in falas:
-        audio = sintetizar(texto, vozes.get(locutor, "pt-br"))
+        nome, altura = vozes.get(locutor, VOZ_PADRAO)
+        audio = sintetizar(texto, nome, altura=altura)
         trechos.append(TrechoFalado(locutor, texto, round(t, 3), round(t + len(audio) / TAXA, 3)))
         pedacos += [audio, np.zeros(round(pausa_s * TAXA), np.float32)]
         t += len(audio) / TAXA + round(pausa_s * TAXA) / TAXA

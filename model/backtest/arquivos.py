@@ -215,7 +215,7 @@ def conteudo_u(c: Contagem, idg: int) -> dict[str, Any]:
     root: dict[str, Any] = {
         "ele": c.eleicao,
         "t": str(c.turno),
-        "f": "o",
+        "f": "s",
         "sup": "n",
         "tpabr": c.tpabr,
         "cdabr": c.cdabr,
@@ -332,7 +332,7 @@ def arquivo_ab(
     root = {
         "ele": eleicao,
         "t": str(turno),
-        "f": "o",
+        "f": "s",
         "dg": g.strftime("%d/%m/%Y"),
         "hg": g.strftime("%H:%M:%S"),
         "idg": str(idg),
@@ -360,7 +360,7 @@ def config_municipios(cm_2022: dict[str, Any], ufs: set[str], gerado_em: dt.date
             for m in grp["mu"]
         ]
         abr.append({"cd": uf, "ds": str(grp["ds"]), "mu": mus})
-    root = {"dg": g.strftime("%d/%m/%Y"), "hg": g.strftime("%H:%M:%S"), "idg": "1", "f": "o", "abr": abr}
+    root = {"dg": g.strftime("%d/%m/%Y"), "hg": g.strftime("%H:%M:%S"), "idg": "1", "f": "s", "abr": abr}
     return serializar(root)
 
 
@@ -389,7 +389,7 @@ def catalogo(ciclo: str, eleicoes: list[tuple[str, int, int, list[str]]], gerado
     root = {
         "dg": g.strftime("%d/%m/%Y"),
         "hg": g.strftime("%H:%M:%S"),
-        "f": "o",
+        "f": "s",
         "c": ciclo,
         "pl": [{"cd": "9999", "cdpr": "", "dt": g.strftime("%d/%m/%Y"), "dtlim": "", "e": es}],
     }
