@@ -8,7 +8,8 @@
    engine (`jobs.debate.pipeline.atualizar`, rule-based backend) runs after each new utterance,
    and the site build renders the debate page. For each candidate answer, latency = from the end
    of the answer (video time) to the moment its turn is scored in placar.json plus an
-   incremental build of the page.
+   incremental build of the page. The recording's end mark comes with the last segment (it
+   closes the last open turn). Speaker labels are compared with who said each utterance.
 
     python benchmarks/audio_bench.py [--threads 2]
 """
@@ -44,18 +45,35 @@ from jobs.debate.processar import Processador  # noqa: E402
 from jobs.debate.segmentos import FontePasta  # noqa: E402
 
 SEG_S = 4.0
+CANDIDATOS = ("helena-prado", "rui-amaral")
 
 
 class FonteAoVivo(FontePasta):
-    """A folder source that offers only the segments already 'recorded' at simulated time `agora`."""
+    """A folder source that offers only the segments already 'recorded' at simulated time `agora`;
+    the recording's end mark comes with the last segment."""
 
     agora: float = 0.0
+    total: int = 0
 
     def listar(self) -> list[Any]:
         return [s for s in super().listar() if (s.seq + 1) * SEG_S <= self.agora + 1e-6]
 
     def encerrada(self) -> bool:
-        return False
+        return self.agora + 1e-6 >= self.total * SEG_S
+
+
+def locutores_certos(debate: Path, trechos: list[TrechoFalado]) -> tuple[int, int]:
+    """Utterances of the transcript whose speaker is the one who said most of it (ground truth)."""
+    certos = total = 0
+    for linha in (debate / "transcricao.jsonl").read_text(encoding="utf-8").splitlines():
+        fala = json.loads(linha)
+        sobra = [
+            (min(t.fim_s, fala["fim_s"]) - max(t.inicio_s, fala["inicio_s"]), t.locutor) for t in trechos
+        ]
+        verdade = max(sobra)[1]
+        total += 1
+        certos += int(fala["locutor"] == verdade)
+    return certos, total
 
 
 def turnos_avaliados(debate: Path) -> dict[str, int]:
@@ -87,7 +105,7 @@ def rtf(config: ConfigAudio, modelo: Any, amostras: Any, pasta: Path) -> tuple[f
 
 def latencia(
     config: ConfigAudio, modelo: Any, amostras: Any, trechos: list[TrechoFalado], pasta: Path
-) -> tuple[list[tuple[str, float, float, float]], float, str]:
+) -> tuple[list[tuple[str, float, float, float]], float, str, tuple[int, int]]:
     from jobs.debate import pipeline
     from site_builder.build import build_site
 
@@ -102,6 +120,7 @@ def latencia(
     segmentos = pasta / "segmentos-lat"
     todos = gravar_segmentos(amostras, segmentos, SEG_S)
     fonte = FonteAoVivo(segmentos, estavel_s=0)
+    fonte.total = len(todos)
     tempos_motor: list[float] = []
 
     def motor(d: Path) -> object:
@@ -111,7 +130,7 @@ def latencia(
         return None
 
     p = Processador(debate, config, modelo=lambda: modelo, motor=motor, avisar=lambda _m: None)
-    respostas = [t for t in trechos if t.locutor in ("helena-prado", "rui-amaral")]
+    respostas = [t for t in trechos if t.locutor in CANDIDATOS]
     esperado: dict[str, int] = {}
     alvos = []
     for resposta in respostas:
@@ -146,7 +165,8 @@ def latencia(
             if "Helena Prado" not in html:
                 raise SystemExit("a página do debate não foi gerada: o site_builder ainda não tem debates?")
     nao = ", ".join(f"{r.locutor} até {r.fim_s:.0f} s" for r, _ in alvos)
-    return resultados, median(tempos_motor) if tempos_motor else 0.0, nao
+    motor_med = median(tempos_motor) if tempos_motor else 0.0
+    return resultados, motor_med, nao, locutores_certos(debate, trechos)
 
 
 def main() -> int:
@@ -163,7 +183,7 @@ def main() -> int:
         modelo.transcribe(amostras[: 5 * TAXA], language="pt")  # warm-up
         carga_antes = os.getloadavg()[0]
         duracao, rtf_job, cpu_job, rtf_inteiro = rtf(config, modelo, amostras, Path(tmp))
-        resultados, motor_s, nao = latencia(config, modelo, amostras, trechos, Path(tmp))
+        resultados, motor_s, nao, (certos, falas) = latencia(config, modelo, amostras, trechos, Path(tmp))
         carga = max(carga_antes, os.getloadavg()[0])
     linhas = [
         f"Audio: the demo debate, {duracao:.0f} s of espeak-ng Portuguese speech (3 voices), "
@@ -176,6 +196,11 @@ def main() -> int:
         f"| Real-time factor, Whisper alone on the whole file | {rtf_inteiro:.2f} | — |",
         f"| Debate engine cycle (`pipeline.atualizar`, rule-based), median | {motor_s:.2f} s | — |",
     ]
+    respostas = sum(t.locutor in CANDIDATOS for t in trechos)
+    linhas.append(f"| Answers scored before the recording ended | {len(resultados)} of {respostas} | all |")
+    linhas.append(
+        f"| Utterances with the right speaker (rundown, pitch voices, cues) | {certos} of {falas} | — |"
+    )
     if resultados:
         lat = [r[2] for r in resultados]
         linhas.append(
@@ -187,9 +212,9 @@ def main() -> int:
     linhas += [
         "",
         "Latency counts from the end of the answer in the video: the recorder's segment boundary (up to "
-        f"{SEG_S:.0f} s), the pause that closes the utterance, the next speaker's utterance that ends the "
-        "turn, transcription, the engine and the build, in simulated live time (segments offered when "
-        "their recording ends, processing taking its measured time).",
+        f"{SEG_S:.0f} s), the pause that closes the utterance, the next speaker's utterance (or the "
+        "recording's end) that ends the turn, transcription, the engine and the build, in simulated "
+        "live time (segments offered when their recording ends, processing taking its measured time).",
     ]
     linhas.append(
         f"Wall-clock figures; the machine's 1-minute load average reached {carga:.1f} during the run "

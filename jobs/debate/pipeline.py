@@ -13,6 +13,7 @@ Files under `data/debates/<id>/`:
   placar-entrada.json, placar.json                    stage 7 (v2: the AVALIACOES input and output)
   avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
   estado.json                                         warnings and progress of the last cycle
+  gravacao.json (read only)                           the audio job's mark that the recording ended
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ ARQ_PLACAR = "placar.json"
 ARQ_ENTRADA_V1 = "placar-v1-entrada.json"
 ARQ_PLACAR_V1 = "placar-v1.json"
 ARQ_ESTADO = "estado.json"
+ARQ_GRAVACAO = "gravacao.json"  # written by the audio job when the recording ended: {"encerrada": true, ...}
 _RAIZ_CODIGO = Path(__file__).resolve().parents[2]
 # Source files whose change must invalidate cached evaluations / checks (new rules, new prompt).
 CODIGO_AVALIACAO = ("jobs/analise/turnos.py", "jobs/debate/texto.py", "jobs/analise/temas.py")
@@ -126,7 +128,12 @@ def executar(
         edicoes = ler_edicoes(pasta, set(debate.candidatos()))
         falas, avisos = ler_transcricao(pasta)
         ciclo = Ciclo(debate, avisos=list(avisos))
-        encerrado = edicoes.encerrado if edicoes.encerrado is not None else debate.encerrado
+        # The editor's `encerrar`/`reabrir` wins; else debate.toml, or the audio job saw the recording end.
+        encerrado = (
+            edicoes.encerrado
+            if edicoes.encerrado is not None
+            else debate.encerrado or gravacao_encerrada(pasta)
+        )
         papeis, falas = etapa_papeis.identificar(debate, falas, edicoes)
         turnos = etapa_turnos.segmentar(
             falas,
@@ -192,6 +199,12 @@ def executar(
                 ciclo.arquivos_gravados.append(nome)
         ciclo.mudou = bool(ciclo.arquivos_gravados)
         return ciclo
+
+
+def gravacao_encerrada(pasta: Path) -> bool:
+    """Whether the audio job saw the recording end (`gravacao.json`): the last open turn then closes."""
+    dados = ler_json(pasta / ARQ_GRAVACAO)
+    return isinstance(dados, dict) and dados.get("encerrada") is True
 
 
 def versao_codigo(arquivos: tuple[str, ...]) -> str:

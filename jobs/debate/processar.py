@@ -39,15 +39,19 @@ from jobs.debate.audio import (
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.falantes import (
     Diarizador,
+    DiarizadorTimbre,
     EstadoFalantes,
+    Identificador,
+    IdentificadorRegras,
     Roteiro,
     TrechoVoz,
     aplicar_correcoes,
-    atribuir,
+    identificador_de,
     ler_correcoes_locutor,
     ler_roteiro,
     voz_em,
 )
+from jobs.debate.pipeline import ARQ_GRAVACAO  # the mark that the recording ended
 from jobs.debate.segmentos import ErroFonte, Fonte, SegmentoDisponivel, planejar
 from jobs.debate.transcricao import (
     CAUDA_MAX_S,
@@ -70,6 +74,7 @@ VERSAO_ESTADO = 1
 TOLERANCIA_CONTIGUO_S = 0.25  # tail and next segment closer than this are one continuous stream
 MAX_OCORRENCIAS = 500
 MAX_DURACOES = 50
+CONTEXTO_MAX = 12  # recent utterances kept for the identifier
 _FIM_DE_FRASE = (".", "?", "!", "…")
 
 
@@ -170,6 +175,17 @@ def motor_padrao(config_path: Path) -> tuple[Motor | None, str]:
     return chamar, ""
 
 
+def identificador_padrao(config_path: Path, avisar: Callable[[str], None] | None = None) -> Identificador:
+    """Who-speaks identifier from `[analise]`: the model with backend "openai", else the rules."""
+    avisar = avisar or (lambda msg: print(msg, file=sys.stderr, flush=True))
+    try:
+        config = importlib.import_module("jobs.analise.config").carregar_config_analise(config_path)
+    except ValueError as exc:  # ConfigSectionError
+        avisar(f"aviso: [analise] inválida ({exc}); quem fala sai das regras")
+        return IdentificadorRegras()
+    return identificador_de(config, avisar)
+
+
 def _palavra_json(w: Palavra, voz: str | None) -> dict[str, Any]:
     return {"p": w.p, "inicio_s": w.inicio_s, "fim_s": w.fim_s, "prob": w.prob, "voz": voz}
 
@@ -206,13 +222,22 @@ class Processador:
         diarizador: Callable[[dict[str, Any]], Diarizador] | None = None,
         avisar: Callable[[str], None] | None = None,
         relogio: Callable[[], float] = time.monotonic,
+        identificador: Identificador | None = None,
     ) -> None:
         self.debate_dir = debate_dir
         self.config = config
         self._fabrica_modelo = modelo
         self._transcritor: Transcritor | None = None
         self.motor = motor
+        if diarizador is None and config.audio_timbre_oitavas > 0:
+            oitavas = config.audio_timbre_oitavas
+
+            def diarizador(salvo: dict[str, Any]) -> Diarizador:
+                return DiarizadorTimbre(oitavas, salvo)
+
         self._fabrica_diarizador = diarizador
+        self.identificador = identificador or IdentificadorRegras()
+        self._recentes: list[tuple[str, str]] | None = None
         self._diarizador: Diarizador | None = None
         self.avisar = avisar or (lambda msg: print(msg, file=sys.stderr, flush=True))
         self.relogio = relogio
@@ -506,9 +531,17 @@ class Processador:
         self.estado.seqs[str(segmento.seq)] = situacao
 
     def _encerrar(self) -> None:
+        """The recording is over: commit the tail, mark the end for the engine (the last turn closes)."""
         self._fechar_cauda()
         self.estado.encerrado = True
         self._salvar(None)
+        marca = {
+            "encerrada": True,
+            "fim_s": round(self.estado.inicio_proximo_s, 3),
+            "fonte": self.estado.fonte,
+        }
+        texto = json.dumps(marca, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+        gravar_atomico(self.debate_dir / ARQ_GRAVACAO, texto.encode("utf-8"))
         self._notificar()
 
     def _fechar_cauda(self) -> None:
@@ -598,7 +631,12 @@ class Processador:
         texto = " ".join(str(w["p"]) for w in grupo)
         vozes = [str(w["voz"]) for w in grupo if w.get("voz")]
         voz = max(set(vozes), key=vozes.count) if vozes else None
-        locutor = atribuir(self.estado.falantes, roteiro, texto, inicio, fim, voz)
+        recentes = self._contexto()
+        locutor = self.identificador.identificar(
+            self.estado.falantes, roteiro, texto, inicio, fim, voz, tuple(recentes)
+        )
+        recentes.append((locutor, texto))
+        del recentes[:-CONTEXTO_MAX]
         fala_id = f"f{self.estado.proximo_id:04d}"
         self.estado.proximo_id += 1
         if voz:
@@ -611,6 +649,13 @@ class Processador:
             "texto": texto,
             "palavras": [{"p": w["p"], "inicio_s": w["inicio_s"], "fim_s": w["fim_s"]} for w in grupo],
         }
+
+    def _contexto(self) -> list[tuple[str, str]]:
+        """The last utterances as (speaker, text), from the transcript on first use, then kept in memory."""
+        if self._recentes is None:
+            falas = ler_transcricao(self.transcricao)[-CONTEXTO_MAX:]
+            self._recentes = [(str(f.get("locutor", "")), str(f.get("texto", ""))) for f in falas]
+        return self._recentes
 
     def _aplicar_correcoes(self) -> None:
         correcoes = ler_correcoes_locutor(self.debate_dir)

@@ -2,7 +2,9 @@
 
 Short interjections by someone else (a run of utterances by one other voice lasting less than
 `aparte_max_s`, default 10 s) do not break a turn. A turn is closed, and can be evaluated, once
-the floor has passed to another voice (or the debate is over).
+the floor has passed to another voice (or the debate is over). Another candidate speaking right
+after whoever leads the debate (moderator, journalist, voter) took the floor from them, however
+short their answer: the floor passed.
 """
 
 from __future__ import annotations
@@ -64,6 +66,16 @@ def _corrida_final(pendentes: list[Fala]) -> list[Fala]:
     return corrida[::-1]
 
 
+def _resposta_pendente(pendentes: list[Fala], papeis: dict[str, PapelLocutor], candidato: str) -> list[Turno]:
+    """When the floor passes, another candidate's pending run (shorter than an interjection) is a
+    turn of its own, closed, rather than lost."""
+    corrida = _corrida_final(pendentes) if pendentes else []
+    outro = papeis.get(corrida[0].locutor) if corrida else None
+    if outro is None or not outro.avaliado or outro.candidato == candidato:
+        return []
+    return [_Aberto(outro.candidato, corrida[0].locutor, corrida).turno(encerrado=True)]
+
+
 def _bloco_de(blocos: tuple[Bloco, ...], instante: float) -> int:
     return next((i for i, b in enumerate(blocos) if b.inicio_s <= instante < b.fim_s), -1)
 
@@ -92,6 +104,7 @@ def segmentar(
             or (blocos and _bloco_de(blocos, f.inicio_s) != _bloco_de(blocos, aberto.falas[0].inicio_s))
         ):
             turnos.append(aberto.turno(encerrado=True))
+            turnos += _resposta_pendente(pendentes, papeis, aberto.candidato)
             aberto, pendentes = None, []
             if passa_a_vez(f):
                 continue
@@ -104,14 +117,18 @@ def segmentar(
             if candidato:
                 aberto = _Aberto(candidato, f.locutor, [f])
             continue
+        anterior = papeis.get(pendentes[-1].locutor) if pendentes else None
         pendentes.append(f)
         corrida = _corrida_final(pendentes)
-        if sum(x.duracao_s for x in corrida) >= aparte_max_s:
+        entregue = candidato is not None and anterior is not None and anterior.conduz
+        if entregue or sum(x.duracao_s for x in corrida) >= aparte_max_s:
             turnos.append(aberto.turno(encerrado=True))  # the floor has passed
             aberto = _Aberto(candidato, f.locutor, corrida) if candidato else None
             pendentes = []
     if aberto is not None:
         turnos.append(aberto.turno(encerrado=debate_encerrado))
+        if debate_encerrado:
+            turnos += _resposta_pendente(pendentes, papeis, aberto.candidato)
     return turnos
 
 

@@ -117,6 +117,18 @@ def test_speakers_from_rundown_and_cues(referencia: tuple[Path, Path]) -> None:
     assert saude and set(saude) == {"helena-prado"}
 
 
+def test_every_utterance_has_its_speaker(gravacao: Gravacao, referencia: tuple[Path, Path]) -> None:
+    # Three voices of different pitch: the voice changes hand the floor on (rundown order).
+    debate, _ = referencia
+    falas = ler_transcricao(debate / "transcricao.jsonl")
+    assert len(falas) >= len(gravacao.trechos)
+    for f in falas:
+        meio = (f["inicio_s"] + f["fim_s"]) / 2
+        dono = min(gravacao.trechos, key=lambda t: abs((t.inicio_s + t.fim_s) / 2 - meio))
+        assert f["locutor"] == dono.locutor, (f["texto"], dono)
+    assert json.loads((debate / "audio" / "estado.json").read_text(encoding="utf-8"))["voz_da_fala"]
+
+
 def test_engine_scores_the_turns(referencia: tuple[Path, Path]) -> None:
     debate, _ = referencia
     placar = json.loads((debate / "placar.json").read_text(encoding="utf-8"))

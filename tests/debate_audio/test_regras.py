@@ -189,7 +189,8 @@ def test_editor_correction_sticks_to_the_voice() -> None:
     e = EstadoFalantes()
     assert atribuir(e, ROTEIRO, "Eu sou Rui Amaral.", 0, 2, "voz1") == "rui-amaral"
     assert atribuir(e, ROTEIRO, "Qualquer coisa.", 3, 5, "voz1") == "rui-amaral"  # learnt voice
-    assert atribuir(e, ROTEIRO, "Outra voz.", 6, 8, "voz2") == "rui-amaral"  # nothing better known
+    # Another voice after a candidate, nothing said: the rundown's order gives the moderator.
+    assert atribuir(e, ROTEIRO, "Outra voz.", 6, 8, "voz2") == "marta-lins"
     aplicar_correcoes(e, {"f0003": "helena-prado"}, {"f0003": "voz2"}, "f0003")
     assert atribuir(e, ROTEIRO, "Continua.", 9, 10, "voz2") == "helena-prado"
     # The editor wins over a cue in the text.
