@@ -32,6 +32,7 @@ NIGHT_LEVELS = (0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97, 1.0)  # fraction co
 DEMO_GOVERNORS = ("es",)  # one governor runoff by municipality beside the president
 AUDIO_DEBATE = "demo-audio"
 SEGMENT_S = 4.0
+MAX_DEBATE_LAG_S = 300.0  # safety: the demo stops even if the debate never reports its end
 
 
 @dataclass(frozen=True)
@@ -62,6 +63,22 @@ class NightPoll:
             self.replay.avancar()
         if at_end:
             return self.outcome(result.changed, done=True, detail=result.detail)
+        return result
+
+
+@dataclass
+class RecordedDebate:
+    """The debate job of the demo: the real one, done once the recording ended and nothing changed."""
+
+    run: Callable[[], Any]
+    mark: Path  # the audio job's end-of-recording mark (`gravacao.json`)
+    outcome: Callable[..., Any]
+
+    def __call__(self) -> Any:
+        result = self.run()
+        changed = result.changed if hasattr(result, "changed") else bool(result)
+        if self.mark.exists() and not changed:
+            return self.outcome(False, done=True)
         return result
 
 
@@ -169,6 +186,7 @@ pasta = "{self.published}"
     def start(self) -> None:
         """Start the replay server, the debate recorder, the site server and the scheduler."""
         import scheduler
+        from jobs.debate.pipeline import ARQ_GRAVACAO
         from jobs.tse.replay import make_server as make_replay
 
         clocked = self.options.steps is None
@@ -179,12 +197,16 @@ pasta = "{self.published}"
 
         cfg = scheduler.load_scheduler_config(self.root, config_path)
         jobs = scheduler.default_jobs(self.root, cfg, config_path)
+        wrapped: dict[str, Callable[[Callable[[], Any]], Callable[[], Any]]] = {
+            "tse": lambda run: NightPoll(run, replay.estado, not clocked, scheduler.Outcome),
+        }
+        done_when = {"tse"}
+        if self.options.audio:  # the night ends when both the count and the debate are over
+            mark = self.root / "data" / "debates" / AUDIO_DEBATE / ARQ_GRAVACAO
+            wrapped["debate"] = lambda run: RecordedDebate(run, mark, scheduler.Outcome)
+            done_when.add("debate")
         jobs = [
-            scheduler.Job(
-                job.name, job.every_s, NightPoll(job.run, replay.estado, not clocked, scheduler.Outcome)
-            )
-            if job.name == "tse"
-            else job
+            scheduler.Job(job.name, job.every_s, wrapped[job.name](job.run)) if job.name in wrapped else job
             for job in jobs
         ]
         self.published.mkdir(parents=True, exist_ok=True)
@@ -199,7 +221,7 @@ pasta = "{self.published}"
             cfg.saude,
             misfire_grace_s=cfg.tolerancia_atraso_s,
             stop_after=stop_after,
-            stop_when_done=frozenset({"tse"}),
+            stop_when_done=frozenset(done_when),
         )
         self._runner.start()
 
@@ -210,8 +232,9 @@ pasta = "{self.published}"
         scheduler.install_signal_handlers(self._runner)
 
     def wait(self) -> str:
-        """Block until the night ends, the step limit or a signal; returns the reason."""
-        reason: str = self._runner.wait()
+        """Block until the night ends, the step limit, a signal or a safety limit; the reason."""
+        limit_s = len(NIGHT_LEVELS) * self.options.step_s + MAX_DEBATE_LAG_S
+        reason: str = self._runner.wait(None if self.options.steps is not None else limit_s)
         return reason
 
     @property

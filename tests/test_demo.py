@@ -114,3 +114,17 @@ def test_pages_load_in_a_browser_without_console_errors(
             assert page.erros == [], f"{path}: {page.erros}"
             assert page.png.startswith(b"\x89PNG")
             assert "<main" in page.dom
+
+
+def test_the_demo_debate_is_done_once_the_recording_ended_and_nothing_changed(tmp_path: Path) -> None:
+    from jobs.demo import RecordedDebate
+    from scheduler import Outcome
+
+    results = iter([True, False, True, False])
+    mark = tmp_path / "gravacao.json"
+    job = RecordedDebate(lambda: next(results), mark, Outcome)
+    assert job() is True  # still transcribing: the real job's answer passes through
+    assert job() is False  # quiet, but the recording has not ended
+    mark.write_text('{"encerrada": true}', encoding="utf-8")
+    assert job() is True  # the last segments are still being processed
+    assert job() == Outcome(False, done=True)
