@@ -7,9 +7,11 @@ screenshot and every console error, uncaught exception and failed resource load 
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -53,7 +55,8 @@ class Navegador:
 
     def __enter__(self) -> Navegador:
         assert CHROMIUM is not None, "chromium não está instalado"
-        self._profile = tempfile.TemporaryDirectory(prefix="chromium-")
+        # chromium's helper processes may still write to the profile while it closes
+        self._profile = tempfile.TemporaryDirectory(prefix="chromium-", ignore_cleanup_errors=True)
         # chromium reads commands from fd 3 and writes answers to fd 4
         cmd_read, cmd_write = os.pipe()
         ans_read, ans_write = os.pipe()
@@ -61,6 +64,7 @@ class Navegador:
         os.set_inheritable(ans_write, True)
 
         def wire() -> None:
+            os.setsid()  # its own process group: closing it stops chromium's helper processes too
             os.dup2(cmd_read, 3)
             os.dup2(ans_write, 4)
 
@@ -79,11 +83,13 @@ class Navegador:
 
     def __exit__(self, *exc: object) -> None:
         if self._proc is not None:
-            self._proc.terminate()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self._proc.pid, signal.SIGTERM)
             try:
                 self._proc.wait(10)
             except subprocess.TimeoutExpired:
-                self._proc.kill()
+                os.killpg(self._proc.pid, signal.SIGKILL)
+                self._proc.wait(10)
         if self._to_browser >= 0:
             os.close(self._to_browser)
         if self._from_browser is not None:
