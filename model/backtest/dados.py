@@ -218,17 +218,11 @@ def _split_df(
     return {f"df{DF_MUNICIPIO}-z{z['zona']}": tuple(r) for z, r in zip(zones, table, strict=True)}
 
 
-def _baselines_1t(
-    datasets: Path, ibge_to_tse: dict[str, str], zones: list[dict[str, Any]], ufs: set[str] | None
-) -> dict[str, Baseline]:
-    """1st-round 2022 baselines for the 545 replays: by UF, by municipality, DF by zone.
+Shares1T = tuple[dict[str, dict[int, float]], dict[str, int]]  # shares by municipality, electorate
 
-    President by municipality/UF and the presidential race inside each state use G1's shares x an
-    estimated valid-vote count (ESTIMATE, see module docstring); DF zones use real counts.
-    """
-    br1 = _read_json(datasets / "tse/2022/ele2022_544/br-c0001-e000544-v.json")
-    row = br1["abr"][0]
-    rate = int(row["vv"]) / int(row["e"])
+
+def _shares_1t(datasets: Path, ibge_to_tse: dict[str, str]) -> Shares1T:
+    """G1's 1st-round 2022 president shares (% of valid votes) and electorate, by TSE municipality id."""
     shares: dict[str, dict[int, float]] = {}
     electors: dict[str, int] = {}
     for r in _csv_rows(datasets / "results/votos_presidente_1t_2022.csv", ";"):
@@ -238,6 +232,21 @@ def _baselines_1t(
         mid = r["uf"].lower() + cd
         shares.setdefault(mid, {})[int(r["numero_candidato"])] = float(r["votos_validos"].replace(",", "."))
         electors[mid] = int(r["eleitores"])
+    return shares, electors
+
+
+def _baselines_1t(
+    datasets: Path, shares_1t: Shares1T, zones: list[dict[str, Any]], ufs: set[str] | None
+) -> dict[str, Baseline]:
+    """1st-round 2022 baselines for the 545 replays: by UF, by municipality, DF by zone.
+
+    President by municipality/UF and the presidential race inside each state use G1's shares x an
+    estimated valid-vote count (ESTIMATE, see module docstring); DF zones use real counts.
+    """
+    br1 = _read_json(datasets / "tse/2022/ele2022_544/br-c0001-e000544-v.json")
+    row = br1["abr"][0]
+    rate = int(row["vv"]) / int(row["e"])
+    shares, electors = shares_1t
     mun_parts: dict[str, BasePart] = {}
     for mid in sorted(shares):
         if ufs is not None and mid[:2] not in ufs:
@@ -282,7 +291,7 @@ def _baselines_1t(
     return out
 
 
-def _first_round(datasets: Path, ibge_to_tse: dict[str, str], ufs: set[str] | None) -> Disputa:
+def _first_round(datasets: Path, shares_1t: Shares1T, ufs: set[str] | None) -> Disputa:
     """President 1st round 2022 (544) by unit, ESTIMATED counts (for the independent 2026 test).
 
     Municipalities: G1's shares of valid votes (`results/votos_presidente_1t_2022.csv`) x electors x
@@ -299,15 +308,7 @@ def _first_round(datasets: Path, ibge_to_tse: dict[str, str], ufs: set[str] | No
             for c in par["cand"]:
                 nomes[int(c["n"])] = str(c["nmu"])
                 partidos[int(c["n"])] = str(par["sg"])
-    shares: dict[str, dict[int, float]] = {}
-    electors: dict[str, int] = {}
-    for r in _csv_rows(datasets / "results/votos_presidente_1t_2022.csv", ";"):
-        cd = ibge_to_tse.get(r["cod_ibge"])
-        if cd is None:
-            raise DadosError(f"município IBGE {r['cod_ibge']} sem código TSE")
-        mid = r["uf"].lower() + cd
-        shares.setdefault(mid, {})[int(r["numero_candidato"])] = float(r["votos_validos"].replace(",", "."))
-        electors[mid] = int(r["eleitores"])
+    shares, electors = shares_1t
     cands = tuple(sorted({n for v in shares.values() for n in v}))
     votos: dict[str, tuple[int, ...]] = {}
     for mid in sorted(shares):
@@ -401,8 +402,9 @@ def carregar(datasets: Path = DATASETS_PADRAO, ufs: set[str] | None = None) -> D
         if missing:
             raise DadosError(f"governador {uf}: municípios sem dados de presidente: {sorted(missing)[:3]}")
         govs[uf] = race
-    bases = _baselines_1t(datasets, ibge_to_tse, zones, ufs)
-    primeiro = _first_round(datasets, ibge_to_tse, ufs)
+    shares_1t = _shares_1t(datasets, ibge_to_tse)  # read once: both the baselines and the 1st round use it
+    bases = _baselines_1t(datasets, shares_1t, zones, ufs)
+    primeiro = _first_round(datasets, shares_1t, ufs)
     fontes = {
         "presidente": "results/pres_2t_2022_mun.csv + exterior (results/545/br/br.json − states.json)",
         "governador": "results/gov_2t_2022_mun.csv",

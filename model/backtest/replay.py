@@ -158,24 +158,10 @@ def preparar(
 def contagens(c: CorridaSimulada, noite: Noite, k: int) -> dict[str, Contagem]:
     """Every file's numbers of race `c` at capture k, by part id (the aggregate included)."""
     code = 1 if c.cargo == "presidente" else 3
-    out = {}
-    for parte, serie in [*c.partes.items(), (c.agregado_id, c.agregado)]:
-        tp, cd = tpabr_cdabr(parte)
-        out[parte] = _contagem(
-            serie,
-            k,
-            noite,
-            eleicao=c.eleicao,
-            turno=c.turno,
-            cargo=code,
-            tpabr=tp,
-            cdabr=cd,
-            uf=parte[:2],
-            nomes=c.nomes,
-            partidos=c.partidos,
-            candidatos=c.candidatos,
-        )
-    return out
+    return {
+        parte: _contagem_parte(c, noite, parte, serie, k, code)
+        for parte, serie in [*c.partes.items(), (c.agregado_id, c.agregado)]
+    }
 
 
 class ReplaySimulado:
@@ -231,9 +217,12 @@ def replay_simulado(
     ]
 
 
-def _record(c: CorridaSimulada, noite: Noite, parte: str, serie: Serie, k: int, code: int) -> ResultRecord:
+def _contagem_parte(
+    c: CorridaSimulada, noite: Noite, parte: str, serie: Serie, k: int, code: int
+) -> Contagem:
+    """The numbers of one part's file of race `c` at capture k."""
     tp, cd = tpabr_cdabr(parte)
-    cont = _contagem(
+    return _contagem(
         serie,
         k,
         noite,
@@ -247,7 +236,10 @@ def _record(c: CorridaSimulada, noite: Noite, parte: str, serie: Serie, k: int, 
         partidos=c.partidos,
         candidatos=c.candidatos,
     )
-    return registro(cont)
+
+
+def _record(c: CorridaSimulada, noite: Noite, parte: str, serie: Serie, k: int, code: int) -> ResultRecord:
+    return registro(_contagem_parte(c, noite, parte, serie, k, code))
 
 
 def _linha(
