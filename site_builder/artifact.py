@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from site_builder.records import Fonte
+from site_builder.conteudo.registros import Fonte
 
 
 @dataclass(frozen=True)

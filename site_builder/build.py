@@ -24,8 +24,8 @@ from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import collect, fingerprint
 from site_builder.config import load_config
+from site_builder.conteudo.frontmatter import read_body
 from site_builder.errors import BuildError, StrictModeError
-from site_builder.frontmatter import read_body
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.render import make_environment, render, template_closure_hash
@@ -33,7 +33,7 @@ from site_builder.state import BuildState, OutputRecord
 from site_builder.writer import KnownFile, StagedWriter, remove_staging
 
 PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
-CODE_FILES = ("site_builder", "jobs/vereditos.py", "jobs/checagens/regras.py")
+CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
 
 
 @dataclass
@@ -59,11 +59,8 @@ def _code_hash(root: Path) -> str:
     """Checksum of the builder's own source: new code may render different bytes."""
     digest = hashlib.sha256()
     package_root = Path(__file__).resolve().parent.parent
-    for entry in CODE_FILES:
-        base = package_root / entry
-        files = sorted(base.rglob("*.py")) if base.is_dir() else [base]
-        for path in files:
-            digest.update(path.relative_to(package_root).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in sorted((package_root / CODE_DIR).rglob("*.py")):
+        digest.update(path.relative_to(package_root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 

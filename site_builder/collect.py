@@ -15,21 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jobs.checagens import regras
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import parse_front_matter
+from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
-from site_builder.frontmatter import parse_front_matter
-from site_builder.records import (
-    Candidato,
-    Checagem,
-    ChecagemResumo,
-    CopiaArquivada,
-    Correcao,
-    Fonte,
-    Pagina,
-    SiteContext,
-)
+from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from jobs.analise.turnos import faixa_evasao
 from jobs.debate import placar as formulas
-from jobs.vereditos import VEREDITOS
 from site_builder import jsonld
 from site_builder.artifact import Artifact, raw
-from site_builder.records import Fonte
+from site_builder.conteudo.registros import Fonte
+from site_builder.conteudo.vereditos import VEREDITOS
 
 if TYPE_CHECKING:
     from site_builder.collect import Reader

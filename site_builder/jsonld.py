@@ -6,9 +6,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from jobs.vereditos import VEREDITOS
 from site_builder.config import SiteConfig
-from site_builder.records import Candidato, Checagem
+from site_builder.conteudo.registros import Candidato, Checagem
+from site_builder.conteudo.vereditos import VEREDITOS
 
 
 def organizacao(config: SiteConfig) -> dict[str, Any]:

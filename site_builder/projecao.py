@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from site_builder import collect as _collect  # a module reference: collect.py imports this module
 from site_builder import jsonld, projecao_view
 from site_builder.artifact import Artifact, raw
+from site_builder.conteudo.registros import Fonte
 from site_builder.errors import BuildError
 from site_builder.projecao_dados import (
     SECTION_URL,
@@ -53,7 +54,6 @@ from site_builder.projecao_dados import (
     parse_saida,
     summarise,
 )
-from site_builder.records import Fonte
 
 if TYPE_CHECKING:
     from site_builder.collect import Reader

@@ -1,25 +1,19 @@
-"""Records the collector reads from `content/` and `data/`: the typed context of a build."""
+"""The typed context of a build: what the collector read from `content/` and `data/`.
+
+The records of checks and candidates belong to the content model (`site_builder/conteudo/registros.py`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from site_builder.config import SiteConfig
+from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Fonte
 
 if TYPE_CHECKING:
     from site_builder.debates import DebatePagina
     from site_builder.projecao import Corrida
-
-
-@dataclass(frozen=True)
-class Fonte:
-    """A source file the build read, identified by checksum (never by mtime)."""
-
-    caminho: str  # POSIX path relative to the project root
-    sha256: str
 
 
 @dataclass(frozen=True)
@@ -37,121 +31,6 @@ class Pagina:
     def url(self) -> str:
         """Root-relative URL of the page."""
         return f"/{self.secao}/{self.slug}/"
-
-
-@dataclass(frozen=True)
-class Candidato:
-    """A candidate as the fact-check desk names them (`content/candidatos/<id>.toml`)."""
-
-    id: str
-    nome: str
-    partido: str
-    cor: str
-    demonstracao: bool
-    fonte: Fonte
-    perfis: tuple[str, ...] = ()  # official profiles: schema.org `sameAs` of the claim's author
-
-    @property
-    def url(self) -> str:
-        """Root-relative URL of the candidate's page."""
-        return f"/candidatos/{self.id}/"
-
-
-@dataclass(frozen=True)
-class FonteConsultada:
-    """A public source a check relies on (seed: "Compromisso com as fontes")."""
-
-    url: str
-    titulo: str
-    acessado_em: dt.date
-
-
-@dataclass(frozen=True)
-class Ocorrencia:
-    """One post where the candidate made the claim (seed: "Memória de checagens")."""
-
-    url: str
-    plataforma: str
-    data: dt.datetime
-    arquivo: str  # archived copy, path relative to the project root (data/redes/...); "" if none
-    alcance: int | None  # people reached as the platform reports it; None when unknown
-
-
-@dataclass(frozen=True)
-class EventoHistorico:
-    """One step of a check's history: review (two steps, seed: "Redação, em duas etapas") or
-    a contestation the desk acted on."""
-
-    tipo: str  # enviada | devolvida | aprovada | contestacao
-    data: dt.datetime
-    pessoa: str
-    nota: str = ""
-    resultado: str = ""  # contestacao only: mantida | corrigida
-
-
-class Correcao(NamedTuple):  # a tuple: kept in the build cache of every check
-    """A public correction of a published check (seed: "Política de correções")."""
-
-    data: dt.datetime
-    explicacao: str
-
-
-@dataclass(frozen=True)
-class Checagem:
-    """A social-media fact-check written by the desk (`content/checagens/<arquivo>.md`)."""
-
-    id: str
-    slug: str
-    afirmacao: str
-    veredito: str
-    candidato: str
-    status: str
-    autor: str
-    revisor: str
-    publicado_em: dt.datetime | None
-    demonstracao: bool
-    fonte: Fonte
-    fontes: tuple[FonteConsultada, ...] = ()
-    ocorrencias: tuple[Ocorrencia, ...] = ()
-    historico: tuple[EventoHistorico, ...] = ()
-    correcoes: tuple[Correcao, ...] = ()
-
-    @property
-    def url(self) -> str:
-        """Root-relative URL of the check page."""
-        return f"/checagens/{self.slug}/"
-
-    @property
-    def atualizado_em(self) -> dt.datetime | None:
-        """Date of the latest correction (the page's update date), None if never corrected."""
-        return self.correcoes[-1].data if self.correcoes else None
-
-
-class ChecagemResumo(NamedTuple):
-    """What every build keeps of each check (cached per file, a tuple so 10,000 of them load fast):
-    what listings, counts, corrections and the feed show. A check page reads the rest from its file."""
-
-    id: str
-    slug: str
-    afirmacao: str
-    veredito: str
-    candidato: str
-    status: str
-    publicado_em: dt.datetime | None
-    demonstracao: bool
-    correcoes: tuple[Correcao, ...]
-    arquivos: tuple[str, ...]  # archived copies of its occurrences
-    fonte: Fonte | None  # None in the cache; set from the file's checksum on every build
-
-    @property
-    def url(self) -> str:
-        """Root-relative URL of the check page."""
-        return f"/checagens/{self.slug}/"
-
-    @property
-    def atualizado_em(self) -> dt.datetime | None:
-        """Date of the latest correction (the page's update date), None if never corrected."""
-        return self.correcoes[-1].data if self.correcoes else None
 
 
 @dataclass(frozen=True)

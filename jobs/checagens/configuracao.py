@@ -12,8 +12,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from jobs.checagens import regras
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
+from site_builder.conteudo import regras
 
 _Erro = ConfigSectionError
 

@@ -23,7 +23,7 @@ import openai
 
 from jobs.analise.config import ConfigAnalise
 from jobs.analise.llm import ErroAnalise
-from jobs.checagens import ocorrencias_toml, regras
+from jobs.checagens import ocorrencias_toml
 from jobs.checagens.acervo import (
     AfirmacaoSalva,
     CapturaSalva,
@@ -35,9 +35,10 @@ from jobs.checagens.acervo import (
 )
 from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
 from jobs.checagens.similaridade import IndiceTfidf
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import parse_front_matter
+from site_builder.conteudo.registros import Fonte, Ocorrencia
 from site_builder.errors import ContentError
-from site_builder.frontmatter import parse_front_matter
-from site_builder.records import Fonte, Ocorrencia
 
 SUGESTAO_OCORRENCIA = "ocorrencia"
 SUGESTAO_PARECIDA = "parecida"

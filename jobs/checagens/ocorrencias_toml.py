@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from jobs.checagens import regras
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import DELIMITER, split_front_matter
+from site_builder.conteudo.registros import Ocorrencia
 from site_builder.errors import ContentError
-from site_builder.frontmatter import DELIMITER, split_front_matter
-from site_builder.records import Ocorrencia
 from site_builder.writer import write_atomic
 
 

@@ -1,5 +1,5 @@
 """`eleicoes checagens validar [CAMINHOS]`: every rule of the desk's content, as the pull-request
-CI runs it. The rules themselves live in `jobs/checagens/regras.py` (the build applies the same).
+CI runs it. The rules themselves live in `site_builder/conteudo/regras.py` (the build applies the same).
 
 Besides the rules of each file and across files, it applies the correction policy against git:
 a published check whose verdict or text changed since the base revision (HEAD by default; the
@@ -15,8 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobs.checagens import historico_git, regras
-from site_builder.records import Candidato, Checagem, Fonte
+from jobs.checagens import historico_git
+from site_builder.conteudo import regras
+from site_builder.conteudo.registros import Candidato, Checagem, Fonte
 
 PASTA_CHECAGENS = "content/checagens"
 PASTA_CANDIDATOS = "content/candidatos"

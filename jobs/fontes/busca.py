@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import requests
 
 from jobs.debate.texto import palavras, radical
-from jobs.vereditos import VEREDITOS
+from site_builder.conteudo.vereditos import VEREDITOS
 
 DADOS = Path(__file__).resolve().parent / "dados"
 TIPO_ESTATISTICA = "estatistica"

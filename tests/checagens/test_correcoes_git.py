@@ -14,7 +14,7 @@ import pytest
 
 from jobs.checagens.ocorrencias_toml import acrescentar_ocorrencia_arquivo
 from jobs.cli import main
-from site_builder.records import Ocorrencia
+from site_builder.conteudo.registros import Ocorrencia
 from tests.checagens.conftest import FIXTURES
 
 CHECK = "content/checagens/valida.md"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from jobs.checagens.ocorrencias_toml import acrescentar_ocorrencia_arquivo
 from site_builder.build import build_site
-from site_builder.records import Ocorrencia
+from site_builder.conteudo.registros import Ocorrencia
 
 CHECK = "content/checagens/um.md"
 

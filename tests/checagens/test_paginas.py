@@ -17,10 +17,10 @@ import extruct
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from jobs.checagens import regras
-from jobs.vereditos import VEREDITOS
 from site_builder.build import build_site
-from site_builder.records import Candidato, Checagem, Fonte
+from site_builder.conteudo import regras
+from site_builder.conteudo.registros import Candidato, Checagem, Fonte
+from site_builder.conteudo.vereditos import VEREDITOS
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

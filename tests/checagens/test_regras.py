@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from jobs.checagens import regras
 from jobs.cli import main
-from site_builder.records import Fonte
+from site_builder.conteudo import regras
+from site_builder.conteudo.registros import Fonte
 from tests.checagens.conftest import FIXTURES
 
 INVALIDAS = sorted((FIXTURES / "invalidas").iterdir())

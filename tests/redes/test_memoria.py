@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from jobs.analise.config import ConfigAnalise
-from jobs.checagens import regras
 from jobs.checagens.acervo import DeskError, ler_decisoes
 from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
 from jobs.checagens.memoria import (
@@ -20,8 +19,9 @@ from jobs.checagens.memoria import (
     memoria_do_projeto,
 )
 from jobs.checagens.similaridade import IndiceTfidf, ngramas
-from site_builder.frontmatter import split_front_matter
-from site_builder.records import Fonte
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.registros import Fonte
 from tests.redes.conftest import capturar_post, escrever_checagem
 from tests.support.chat_server import ChatServer
 from tests.support.paginas import ServidorPaginas

@@ -11,14 +11,14 @@ import markdown
 import pytest
 
 from jobs.analise.config import ConfigAnalise
-from jobs.checagens import regras
 from jobs.checagens.acervo import DeskError, ler_decisoes
 from jobs.checagens.configuracao import ConfigBusca, ConfigChecagens
 from jobs.checagens.fila import montar_fila
 from jobs.checagens.memoria import memoria_do_projeto
 from jobs.checagens.rascunho import busca_de, dividir_fatos, escapar_markdown, escrever_rascunho
-from site_builder.frontmatter import split_front_matter
-from site_builder.records import Fonte
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.registros import Fonte
 from tests.redes.conftest import capturar_post
 from tests.support.chat_server import ChatServer, ok
 from tests.support.paginas import ServidorPaginas

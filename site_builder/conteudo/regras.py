@@ -22,10 +22,8 @@ from pathlib import PurePosixPath
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
-from jobs.vereditos import VEREDITOS
-from site_builder.errors import ContentError
-from site_builder.frontmatter import split_front_matter
-from site_builder.records import (
+from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.registros import (
     Candidato,
     Checagem,
     ChecagemResumo,
@@ -35,6 +33,8 @@ from site_builder.records import (
     FonteConsultada,
     Ocorrencia,
 )
+from site_builder.conteudo.vereditos import VEREDITOS
+from site_builder.errors import ContentError
 
 STATUS = ("rascunho", "em_revisao", "publicada")
 # Where each occurrence was posted; the label is what readers see.
