@@ -1,9 +1,10 @@
 """Debate pages (issue 7): one page per debate from `data/debates/<id>/`, plus the section listing.
 
 Phase 1 (`collect`) reads each debate's stored stages (turns, questions, evaluations, reviewed
-checks, scoreboard) into a typed record; phase 2 (`plan`) turns them into artifacts. Nothing here
-computes a score: the pages show what the engine stored (per-turn scores use the engine's own
-formula functions, so the page and `placar.json` cannot disagree).
+checks, scoreboard, page data) into a typed record; phase 2 (`plan`) turns them into artifacts.
+Nothing here computes: the pages show what the engine stored, formatted. Headlines, scoreboard
+columns, per-turn weights and scores, proposal points and verdict labels come from `pagina.json`
+(written by `jobs/debate/pagina.py`), evasion bands from `avaliacao.json`.
 
 A debate whose files cannot be read is skipped with a warning (the build goes on); a debate the
 engine has not processed yet (no `placar.json`) is listed as waiting.
@@ -19,15 +20,11 @@ import os
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from jobs.analise.turnos import faixa_evasao
-from jobs.debate import placar as formulas
 from site_builder import jsonld
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
-from site_builder.conteudo.vereditos import VEREDITOS
 
 if TYPE_CHECKING:
     from site_builder.collect import Reader
@@ -53,12 +50,9 @@ ESTAGIOS = (
     "checagens-revisadas.json",
     "estado.json",
     "papeis.json",
+    "pagina.json",
 )
 OPCIONAIS = ("placar-v1.json", "placar-v1-entrada.json")
-_CODIGO = tuple(
-    Path(__file__).resolve().parents[1] / rel
-    for rel in ("jobs/debate/placar.py", "jobs/analise/turnos.py", "site_builder/debates.py")
-)
 MESES = (
     "janeiro", "fevereiro", "março", "abril", "maio", "junho",
     "julho", "agosto", "setembro", "outubro", "novembro", "dezembro",
@@ -90,8 +84,12 @@ class DebatePagina:
 
     @property
     def leituras(self) -> tuple[str, ...]:
-        """Methods the page shows (v2, and v1 for debates before 18 Oct 2026)."""
-        return formulas.metodos_do_debate(self.data)
+        """Methods the page shows (v2, and v1 for debates before 18 Oct 2026); none before the first cycle."""
+        return (
+            tuple(leitura["metodo"] for leitura in self.etapas["pagina.json"]["leituras"])
+            if self.processado
+            else ()
+        )
 
 
 # --- phase 1: reading ------------------------------------------------------------------------
@@ -173,6 +171,9 @@ def _debate(reader: Reader, nome: str) -> DebatePagina | None:
         faltam = ", ".join(a for a in ESTAGIOS if a not in etapas)
         reader.avisos.append(f"{base}: faltam {faltam}; debate não publicado até o próximo ciclo")
         return None
+    if "placar.json" in etapas and (problema := _desencontro(etapas)):
+        reader.avisos.append(f"{base}/pagina.json: {problema}; debate não publicado até o próximo ciclo")
+        return None
     return DebatePagina(
         id=nome,
         titulo=meta["titulo"],
@@ -183,6 +184,19 @@ def _debate(reader: Reader, nome: str) -> DebatePagina | None:
         etapas=etapas,
         placar_bytes=placar_bytes,
     )
+
+
+def _desencontro(etapas: Mapping[str, Any]) -> str | None:
+    """Why `pagina.json` does not match the turns and evaluations beside it (files of two cycles,
+    read while the engine was writing), or None."""
+    calculados = etapas["pagina.json"].get("turnos", {})
+    avaliacoes = etapas["avaliacao.json"].get("turnos", {})
+    for t in etapas["turnos.json"]["turnos"]:
+        calculado = calculados.get(t["id"])
+        avaliacao = avaliacoes.get(t["id"], {}).get("avaliacao") or {}
+        if calculado is None or len(calculado["pontos_propostas"]) != len(avaliacao.get("propostas", [])):
+            return f"os dados do turno {t['id']} não conferem com turnos.json e avaliacao.json"
+    return None
 
 
 def collect(reader: Reader) -> tuple[DebatePagina, ...]:
@@ -215,42 +229,17 @@ def _numero(valor: float | None, casas: int = 1) -> str:
     return f"{valor:.{casas}f}".replace(".", ",")
 
 
-def _manchete(placar: Mapping[str, Any], nomes: Mapping[str, str]) -> str:
-    m = placar.get("manchete", {})
-    candidatos = [c for c in placar.get("candidatos", []) if c.get("nota") is not None]
-    if m.get("lider"):
-        lider = next(c for c in candidatos if c["id"] == m["lider"])
-        return (
-            f"{nomes.get(lider['id'], lider['nome'])} lidera o placar com {_numero(lider['nota'])} pontos, "
-            f"{_numero(m['diferenca'])} à frente (o empate técnico vai até {_numero(m['limiar'])})."
-        )
-    if m.get("empate_tecnico"):
-        a, b = candidatos[0], candidatos[1]
-        return (
-            f"Empate técnico entre {a['nome']} e {b['nome']}: "
-            f"diferença de {_numero(m['diferenca'])} ponto(s), "
-            f"menor que o limite de {_numero(m['limiar'])}."
-        )
-    if candidatos:
-        return (
-            "Ainda não dá para apontar quem lidera: os dois primeiros colocados precisam de ao menos "
-            f"{formulas.LIDER_MIN_TURNOS} turnos avaliados cada um."
-        )
-    return "O placar aparece quando houver turnos avaliados."
-
-
-def _tabela(placar: Mapping[str, Any]) -> dict[str, Any]:
-    metodo = placar.get("metodo", formulas.METODO_V2)
-    nomes_metricas = list(formulas.PESOS_BASE[metodo])
+def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, Any]:
+    colunas = leitura["colunas"]
     linhas = []
     for c in placar.get("candidatos", []):
         metricas = []
-        for nome in nomes_metricas:
-            m = c["metricas"].get(nome, {})
+        for coluna in colunas:
+            m = c["metricas"].get(coluna["metrica"], {})
             sem = bool(m.get("sem_dados"))
             metricas.append(
                 {
-                    "nome": formulas.NOMES_METRICAS[nome],
+                    "nome": coluna["nome"],
                     "nota": _numero(m.get("nota")),
                     "sem_dados": sem,
                     "peso": _numero(m.get("peso_efetivo"), 0) + "%" if not sem else "fora da conta",
@@ -267,64 +256,27 @@ def _tabela(placar: Mapping[str, Any]) -> dict[str, Any]:
             }
         )
     return {
-        "metodo": metodo,
-        "colunas": [
-            {"nome": formulas.NOMES_METRICAS[n], "peso_base": _numero(formulas.PESOS_BASE[metodo][n], 0)}
-            for n in nomes_metricas
-        ],
+        "metodo": leitura["metodo"],
+        "colunas": [{"nome": c["nome"], "peso_base": _numero(c["peso_base"], 0)} for c in colunas],
         "linhas": linhas,
     }
 
 
-def _mudancas(
-    v2: Mapping[str, Any], v1: Mapping[str, Any], revisadas: list[Mapping[str, Any]], nomes: Mapping[str, str]
-) -> list[str]:
-    """What changed between the two readings, in plain words."""
-    saida = []
-    antes = {c["id"]: c for c in v1.get("candidatos", [])}
-    for c in v2.get("candidatos", []):
-        a = antes.get(c["id"])
-        if a is None:
-            continue
-        if c.get("nota") is None or a.get("nota") is None:
-            continue
-        delta = c["nota"] - a["nota"]
-        sentido = "subiu" if delta > 0 else "caiu" if delta < 0 else "ficou igual"
-        saida.append(
-            f"{c['nome']}: {_numero(a['nota'])} na v1, {_numero(c['nota'])} no método atual "
-            f"({sentido}{'' if delta == 0 else ' ' + _numero(abs(delta)) + ' ponto(s)'}); "
-            f"{a.get('turnos_avaliados', 0)} falas avaliadas uma a uma na v1, "
-            f"{c.get('turnos_avaliados', 0)} turnos agora."
-        )
-    l1, l2 = v1.get("manchete", {}).get("lider"), v2.get("manchete", {}).get("lider")
-    if l1 != l2:
-        saida.append(
-            f"Manchete: na v1 {'liderava ' + nomes.get(l1, l1) if l1 else 'ninguém liderava'}; "
-            f"no método atual {'lidera ' + nomes.get(l2, l2) if l2 else 'ninguém lidera'}."
-        )
-    else:
-        saida.append("A manchete é a mesma nas duas leituras.")
-    mudadas = [r for r in revisadas if r.get("revisado")]
-    saida.append(
-        f"A revisão mudou {len(mudadas)} veredito(s); na v1 valiam os vereditos sem revisão. "
-        "A v1 não tinha a métrica de propostas e pesava veracidade 40, respostas diretas 25, substância 20, "
-        "clareza 10 e respeito 5."
-    )
-    return saida
+def _veredito(codigo: str, rotulos: Mapping[str, str]) -> dict[str, str]:
+    return {"codigo": codigo, "rotulo": rotulos[codigo]}
 
 
-def _checagem_view(r: Mapping[str, Any]) -> dict[str, Any]:
-    codigo = r["veredito"]
+def _checagem_view(r: Mapping[str, Any], rotulos: Mapping[str, str]) -> dict[str, Any]:
     return {
         "id": r["id"],
         "afirmacao": r["afirmacao"],
-        "veredito": VEREDITOS[codigo],
+        "veredito": _veredito(r["veredito"], rotulos),
         "confianca": r["confianca"],
         "explicacao": r["explicacao"],
         "fontes": r.get("fontes", []),
         "revisado": bool(r.get("revisado")),
         "motivo": r.get("motivo"),
-        "antes": VEREDITOS[r["veredito_original"]] if r.get("revisado") else None,
+        "antes": _veredito(r["veredito_original"], rotulos) if r.get("revisado") else None,
         "repeticao_de": r.get("repeticao_de"),
         "editada": bool(r.get("editada")),
         "nota_editor": r.get("nota_editor", ""),
@@ -336,30 +288,23 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
     e = d.etapas
     perguntas = {p["turno"]: p for p in e["perguntas.json"]["perguntas"]}
     avaliacoes = {k: v["avaliacao"] for k, v in e["avaliacao.json"].get("turnos", {}).items()}
-    entrada = {t["id"]: t for t in e["placar-entrada.json"].get("turnos", [])}
+    pagina = e["pagina.json"]
     por_turno: dict[str, list[dict[str, Any]]] = {}
     for r in e["checagens-revisadas.json"]["checagens"]:
         if not r.get("oculta"):
-            por_turno.setdefault(r["turno"], []).append(_checagem_view(r))
+            por_turno.setdefault(r["turno"], []).append(_checagem_view(r, pagina["vereditos"]))
     saida = []
     for t in e["turnos.json"]["turnos"]:
         p = perguntas.get(t["id"], {})
         a = avaliacoes.get(t["id"])
-        linha = entrada.get(t["id"])
-        resposta = None
-        if linha is not None and linha.get("pergunta"):
-            turno = formulas.ler_entrada(
-                {"candidatos": [{"id": t["candidato"], "nome": "x"}], "turnos": [linha]}
-            ).turnos[0]
-            resposta = _numero(formulas.nota_resposta(turno))
-        propostas = []
-        for prop in (a or {}).get("propostas", []):
-            propostas.append(
-                {
-                    **prop,
-                    "pontos": _numero(formulas.PONTOS_ITEM_PROPOSTA * prop.get("itens", 0), 0),
-                }
+        calculado = pagina["turnos"][t["id"]]
+        resposta = calculado["nota_resposta"]
+        propostas = [
+            {**prop, "pontos": _numero(pontos, 0)}
+            for prop, pontos in zip(
+                (a or {}).get("propostas", []), calculado["pontos_propostas"], strict=True
             )
+        ]
         saida.append(
             {
                 "id": t["id"],
@@ -367,7 +312,7 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
                 "inicio": _tempo(t["inicio_s"]),
                 "fim": _tempo(t["fim_s"]),
                 "duracao": _tempo(t["duracao_s"]),
-                "peso": _numero(formulas.peso_turno(t["duracao_s"]), 0),
+                "peso": _numero(calculado["peso_s"], 0),
                 "texto": t["texto"],
                 "encerrado": t["encerrado"],
                 "bloco": p.get("bloco", ""),
@@ -376,8 +321,8 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
                 "pergunta_origem": p.get("origem", ""),
                 "pergunta_motivo": p.get("motivo", ""),
                 "avaliacao": a,
-                "nota_resposta": resposta,
-                "faixa": faixa_evasao(a["evasao"]) if a and a.get("evasao") is not None else None,
+                "nota_resposta": None if resposta is None else _numero(resposta),
+                "faixa": a.get("faixa_evasao") if a else None,
                 "propostas": propostas,
                 "checagens": por_turno.get(t["id"], []),
             }
@@ -406,15 +351,17 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
     nomes = {c["id"]: c["nome"] for c in e["placar.json"].get("candidatos", [])}
     revisadas = e["checagens-revisadas.json"]["checagens"]
     estado = e["estado.json"]
-    v1 = e.get("placar-v1.json") if formulas.METODO_V1 in d.leituras else None
+    pagina = e["pagina.json"]
+    leituras = {leitura["metodo"]: leitura for leitura in pagina["leituras"]}
+    v1 = e.get("placar-v1.json") if "v1" in leituras else None
     papeis = e["papeis.json"].get("locutores", [])
     base.update(
         {
-            "manchete": _manchete(e["placar.json"], nomes),
-            "placar": _tabela(e["placar.json"]),
-            "placar_v1": _tabela(v1) if v1 else None,
-            "manchete_v1": _manchete(v1, nomes) if v1 else None,
-            "mudancas": _mudancas(e["placar.json"], v1, revisadas, nomes) if v1 else [],
+            "manchete": leituras["v2"]["manchete"],
+            "placar": _tabela(e["placar.json"], leituras["v2"]),
+            "placar_v1": _tabela(v1, leituras["v1"]) if v1 else None,
+            "manchete_v1": leituras["v1"]["manchete"] if v1 else None,
+            "mudancas": pagina["mudancas"],
             "turnos": _turnos_view(d, nomes),
             "ocultas": sum(1 for r in revisadas if r.get("oculta")),
             "revisadas": sum(1 for r in revisadas if r.get("revisado")),
@@ -427,18 +374,10 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
     return base
 
 
-def _codigo() -> str:
-    digest = hashlib.sha256()
-    for caminho in _CODIGO:
-        with contextlib.suppress(OSError):
-            digest.update(caminho.read_bytes())
-    return digest.hexdigest()
-
-
 def _chave(d: DebatePagina) -> str:
-    # What the listing shows of a debate: a new turn changes the scoreboard file, so its checksum.
-    placar = next((f.sha256 for f in d.fontes if f.caminho.endswith("/placar.json")), "")
-    return f"{d.url}|{d.titulo}|{d.data.isoformat()}|{d.emissora}|{d.demonstracao}|{placar}"
+    # What the listing shows of a debate: its headline and readings come from the page data.
+    pagina = next((f.sha256 for f in d.fontes if f.caminho.endswith("/pagina.json")), "")
+    return f"{d.url}|{d.titulo}|{d.data.isoformat()}|{d.emissora}|{d.demonstracao}|{pagina}"
 
 
 def section_keys(ctx: SiteContext) -> list[str]:
@@ -450,10 +389,7 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     """Context of the /debates/ listing (template `debates_indice.html`)."""
     itens = []
     for d in ctx.debates:
-        manchete = None
-        if d.processado:
-            nomes = {c["id"]: c["nome"] for c in d.etapas["placar.json"].get("candidatos", [])}
-            manchete = _manchete(d.etapas["placar.json"], nomes)
+        manchete = d.etapas["pagina.json"]["leituras"][0]["manchete"] if d.processado else None
         itens.append(
             {
                 "url": d.url,
@@ -462,7 +398,7 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
                 "emissora": d.emissora,
                 "demonstracao": d.demonstracao,
                 "manchete": manchete or "Aguardando o primeiro ciclo de avaliação.",
-                "duas_leituras": formulas.METODO_V1 in d.leituras,
+                "duas_leituras": "v1" in d.leituras,
             }
         )
     return {"debates": itens, "aviso_ia": AVISO_IA, "metodo_url": METODO_URL}
@@ -470,10 +406,9 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
 
 def plan(ctx: SiteContext) -> list[Artifact]:
     """The page of every debate, and its scoreboard JSON for reuse."""
-    codigo = _codigo()
     artifacts = []
     for d in ctx.debates:
-        chave = [codigo, *(f"{f.caminho}:{f.sha256}" for f in d.fontes)]
+        chave = [f"{f.caminho}:{f.sha256}" for f in d.fontes]
         artifacts.append(
             Artifact(
                 f"{d.url.lstrip('/')}index.html",

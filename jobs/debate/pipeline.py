@@ -12,6 +12,7 @@ Files under `data/debates/<id>/`:
   checagens.json, checagens-revisadas.json           stages 5-6
   placar-entrada.json, placar.json                    stage 7 (v2: the AVALIACOES input and output)
   avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
+  pagina.json                                         stage 8: what the page shows that the engine computes
   estado.json                                         warnings and progress of the last cycle
   gravacao.json (read only)                           the audio job's mark that the recording ended
 """
@@ -37,6 +38,7 @@ from jobs.analise.turnos import (
 from jobs.analise.turnos import de_json as avaliacao_de_json
 from jobs.analise.turnos import para_json as avaliacao_para_json
 from jobs.debate import checagem as etapa_checagem
+from jobs.debate import pagina as etapa_pagina
 from jobs.debate import papeis as etapa_papeis
 from jobs.debate import perguntas as etapa_perguntas
 from jobs.debate import placar as etapa_placar
@@ -75,6 +77,7 @@ ARQ_ENTRADA = "placar-entrada.json"
 ARQ_PLACAR = "placar.json"
 ARQ_ENTRADA_V1 = "placar-v1-entrada.json"
 ARQ_PLACAR_V1 = "placar-v1.json"
+ARQ_PAGINA = "pagina.json"
 ARQ_ESTADO = "estado.json"
 ARQ_GRAVACAO = "gravacao.json"  # written by the audio job when the recording ended: {"encerrada": true, ...}
 _RAIZ_CODIGO = Path(__file__).resolve().parents[2]
@@ -173,7 +176,8 @@ def executar(
         revisadas = etapa_revisao.revisar(checagens, edicoes)
         saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
         entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis)
-        ciclo.placar = etapa_placar.calcular(etapa_placar.ler_entrada(entrada))
+        entrada_lida = etapa_placar.ler_entrada(entrada)
+        ciclo.placar = etapa_placar.calcular(entrada_lida)
         saidas[ARQ_ENTRADA], saidas[ARQ_PLACAR] = entrada, ciclo.placar
         if etapa_placar.METODO_V1 in etapa_placar.metodos_do_debate(debate.data):
             cache_v1 = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO_V1, "falas")
@@ -183,6 +187,14 @@ def executar(
             entrada1 = entrada_v1(debate, unidades, avaliacoes_v1, checagens, edicoes, falas, papeis)
             saidas[ARQ_ENTRADA_V1] = entrada1
             saidas[ARQ_PLACAR_V1] = etapa_placar.calcular(etapa_placar.ler_entrada(entrada1))
+        saidas[ARQ_PAGINA] = etapa_pagina.calcular(
+            ciclo.placar,
+            saidas.get(ARQ_PLACAR_V1),
+            entrada_lida,
+            saidas[ARQ_TURNOS],
+            saidas[ARQ_AVALIACAO],
+            saidas[ARQ_REVISADAS],
+        )
         saidas[ARQ_ESTADO] = {
             "falas": len(falas),
             "turnos": len(turnos),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -9,7 +10,9 @@ from pathlib import Path
 import pytest
 
 from jobs.debate.pipeline import executar
+from jobs.debate.placar import peso_turno
 from site_builder.build import build_site
+from site_builder.conteudo.vereditos import VEREDITOS
 from tests.debate.conftest import REPO, Criar
 
 
@@ -93,4 +96,37 @@ def test_broken_stage_file_skips_the_debate_with_a_warning(
     out = tmp_path / "public3"
     relatorio = build_site(raiz, out)
     assert any("turnos.json" in a and "JSON inválido" in a for a in relatorio.avisos)
+    assert not (out / "debates" / demo.name / "index.html").exists()
+
+
+def test_engine_writes_what_the_page_shows(raiz: Path, site: Path, demo: Path, tmp_path: Path) -> None:
+    """The page data is the engine's (`pagina.json`); the builder formats it and computes nothing."""
+    pagina = json.loads((demo / "pagina.json").read_text(encoding="utf-8"))
+    turnos = json.loads((demo / "turnos.json").read_text(encoding="utf-8"))["turnos"]
+    assert [leitura["metodo"] for leitura in pagina["leituras"]] == ["v2", "v1"]
+    assert set(pagina["turnos"]) == {t["id"] for t in turnos}
+    assert pagina["turnos"][turnos[0]["id"]]["peso_s"] == peso_turno(turnos[0]["duracao_s"])
+    assert pagina["vereditos"] == {v.codigo: v.rotulo for v in VEREDITOS.values()}
+    # What the stored page data says is what the page shows.
+    pagina["leituras"][0]["manchete"] = "Manchete gravada pelo motor."
+    pagina["vereditos"]["falso"] = "Rótulo gravado pelo motor"
+    (demo / "pagina.json").write_text(json.dumps(pagina, ensure_ascii=False), encoding="utf-8")
+    out = tmp_path / "public4"
+    build_site(raiz, out)
+    html = (out / "debates" / demo.name / "index.html").read_text(encoding="utf-8")
+    assert "Manchete gravada pelo motor." in html and "Rótulo gravado pelo motor" in html
+    assert "Manchete gravada pelo motor." in (out / "debates" / "index.html").read_text(encoding="utf-8")
+
+
+def test_page_data_of_another_cycle_withholds_the_debate(
+    raiz: Path, site: Path, demo: Path, tmp_path: Path
+) -> None:
+    """Files of two cycles (read while the engine writes) never mix on a page: the debate waits."""
+    pagina = json.loads((demo / "pagina.json").read_text(encoding="utf-8"))
+    turno = next(iter(pagina["turnos"]))
+    del pagina["turnos"][turno]
+    (demo / "pagina.json").write_text(json.dumps(pagina), encoding="utf-8")
+    out = tmp_path / "public5"
+    relatorio = build_site(raiz, out)
+    assert any(f"turno {turno} não conferem" in a for a in relatorio.avisos)
     assert not (out / "debates" / demo.name / "index.html").exists()
