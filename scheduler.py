@@ -35,9 +35,9 @@ from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError
-from jobs.lock import LockBusyError, project_lock
 from jobs.publish.config import load_publish_config, read_section
 from jobs.publish.targets import is_hidden
+from site_builder.lock import LockBusyError, project_lock
 
 log = logging.getLogger("eleicoes.agendador")
 

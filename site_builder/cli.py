@@ -9,6 +9,7 @@ from typing import Any
 
 from site_builder.build import build_site
 from site_builder.errors import BuildError
+from site_builder.lock import project_lock  # shared with `eleicoes publicar` and the scheduler
 
 DEFAULT_OUTPUT = Path("public")
 
@@ -34,7 +35,6 @@ def register(sub: Any) -> None:
 def run_build(args: argparse.Namespace) -> int:
     """Build the site and print a summary; errors go to stderr in Portuguese."""
     root = args.raiz or project_root()
-    from jobs.lock import project_lock  # shared with `eleicoes publicar` and the scheduler
 
     def waiting(holder: str) -> None:
         print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)

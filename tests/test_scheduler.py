@@ -20,8 +20,8 @@ import pytest
 
 import scheduler
 from jobs.configuracao import ConfigSectionError
-from jobs.lock import project_lock
 from scheduler import Job, Outcome, Runner, SchedulerConfig, SiteJob
+from site_builder.lock import project_lock
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from jobs.configuracao import ConfigSectionError
-from jobs.lock import project_lock
 from jobs.publish.config import PublishConfig, load_publish_config
 from jobs.publish.publisher import PublishError, publicar
+from site_builder.lock import project_lock
 
 
 def register(sub: Any) -> None:

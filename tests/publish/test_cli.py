@@ -81,7 +81,7 @@ def test_cli_waits_for_a_run_holding_the_project_lock(tmp_path: Path) -> None:
         f"""
         import sys
         from pathlib import Path
-        from jobs.lock import project_lock
+        from site_builder.lock import project_lock
         with project_lock(Path({str(root)!r}), "build agendado"):
             print("pronto", flush=True)
             sys.stdin.readline()  # hold the lock until the test says so

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.lock import LockBusyError, holder, project_lock
+from site_builder.lock import LockBusyError, holder, project_lock
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -50,7 +50,7 @@ def test_timeout_gives_up_with_a_portuguese_message(tmp_path: Path) -> None:
         f"""
         import sys, time
         from pathlib import Path
-        from jobs.lock import project_lock
+        from site_builder.lock import project_lock
         with project_lock(Path({str(tmp_path)!r}), "build agendado"):
             print("pronto", flush=True)
             time.sleep(30)

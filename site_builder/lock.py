@@ -3,6 +3,9 @@
 A manual `eleicoes build` / `eleicoes publicar` and the scheduler's rebuild + publish take the same
 lock, so they never overlap: a publish never uploads a half-committed build. The kernel releases
 the lock when the process dies, so a killed run never leaves it stuck.
+
+It lives with the builder, which owns `public/` and `.cache/`: the publish job and the scheduler
+import it from here (jobs and scheduler may import the builder; the builder imports neither).
 """
 
 from __future__ import annotations
