@@ -22,12 +22,13 @@ from markupsafe import Markup
 from site_builder import markdown_render
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
-from site_builder.collect import collect, fingerprint
+from site_builder.collect import collect
 from site_builder.config import load_config
 from site_builder.conteudo.frontmatter import read_body
 from site_builder.errors import BuildError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
+from site_builder.reader import fingerprint
 from site_builder.render import make_environment, render, template_closure_hash
 from site_builder.state import BuildState, OutputRecord
 from site_builder.writer import KnownFile, StagedWriter, remove_staging

@@ -7,87 +7,22 @@ Portuguese, so an editor sees all of them at once.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import os
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
-from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
-from site_builder.errors import BuildError, ContentError
+from site_builder.errors import BuildError
+from site_builder.reader import Reader
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
-
-
-@dataclass
-class Reader:
-    """Reads sources through the build cache and collects errors and warnings, in Portuguese."""
-
-    root: Path
-    config: SiteConfig
-    cache: BuildState
-    fontes: list[Fonte] = field(default_factory=list)
-    erros: list[str] = field(default_factory=list)
-    avisos: list[str] = field(default_factory=list)
-
-    def parse(self, path: str, parser: Callable[[str, str], Any]) -> tuple[Any, Fonte] | None:
-        """Read and parse one source (or take both from the cache); None after recording an error."""
-        return self.parse_fonte(path, lambda text, fonte: parser(text, fonte.caminho))
-
-    def parse_fonte(self, path: str, parser: Callable[[str, Fonte], Any]) -> tuple[Any, Fonte] | None:
-        """Like `parse`, for parsers that keep the source (path and checksum) in what they return."""
-        rel = path  # relative to the root, POSIX separators; strings, as pathlib is slow over 10,000 files
-        full = f"{self.root}/{rel}"  # plain strings: pathlib costs add up over 10,000 files
-        digest, data, cached = self.cache.read(full, rel)
-        fonte = Fonte(rel, digest)
-        self.fontes.append(fonte)
-        if cached is not None:
-            return cached.parsed, fonte
-        assert data is not None
-        try:
-            parsed = parser(data.decode("utf-8"), fonte)
-        except UnicodeDecodeError as exc:
-            self.erros.append(
-                f"{rel}: o arquivo não está em UTF-8 (byte inválido na posição {exc.start}); salve-o em UTF-8"
-            )
-            return None
-        except ContentError as exc:
-            self.erros.append(str(exc))
-            return None
-        self.cache.store(full, rel, digest, parsed)
-        return parsed, fonte
-
-    def binary(self, path: str) -> Fonte | None:
-        """Record a file copied as is (an archived copy) as a source; None if it does not exist."""
-        full = f"{self.root}/{path}"
-        try:
-            digest, _data, cached = self.cache.read(full, path)
-        except OSError:  # missing, a folder, unreadable: the link is left out
-            return None
-        if cached is None:
-            self.cache.store(full, path, digest, None)
-        fonte = Fonte(path, digest)
-        self.fontes.append(fonte)
-        return fonte
-
-    def markdown(self, path: str) -> tuple[dict[str, Any], Fonte] | None:
-        return self.parse(path, parse_front_matter)
-
-    def text_field(self, meta: dict[str, Any], key: str, fonte: Fonte, default: str | None = None) -> str:
-        value = meta.get(key, default)
-        if not isinstance(value, str) or not value.strip():
-            self.erros.append(f"{fonte.caminho}: {key}: campo obrigatório, deve ser um texto não vazio")
-            return ""
-        return value.strip()
 
 
 def _stem(rel: str) -> str:
@@ -285,8 +220,3 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
         raiz=root,
         completas=completas,
     )
-
-
-def fingerprint(*parts: str) -> str:
-    """Checksum of a list of strings: the identity of an artifact's inputs."""
-    return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import hashlib
 import json
 import os
 import tomllib
@@ -25,9 +24,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from site_builder import jsonld
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
+from site_builder.reader import Reader, fingerprint
 
 if TYPE_CHECKING:
-    from site_builder.collect import Reader
     from site_builder.records import SiteContext
 
 __all__ = ["DebatePagina", "collect", "plan", "section_context", "section_keys"]
@@ -413,7 +412,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             Artifact(
                 f"{d.url.lstrip('/')}index.html",
                 "debate.html",
-                _fingerprint(*chave),
+                fingerprint(*chave),
                 lambda d=d: _contexto(d, ctx),  # type: ignore[misc]
             )
         )
@@ -423,7 +422,3 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 raw(f"{d.url.lstrip('/')}placar.json", placar.sha256, lambda d=d: d.placar_bytes)  # type: ignore[misc]
             )
     return artifacts
-
-
-def _fingerprint(*partes: str) -> str:
-    return hashlib.sha256("\n".join(partes).encode("utf-8")).hexdigest()

@@ -12,13 +12,13 @@ from urllib.parse import quote
 
 from site_builder import debates, jsonld, projecao
 from site_builder.artifact import Artifact, raw, url_of
-from site_builder.collect import fingerprint
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo
 from site_builder.conteudo.regras import PLATAFORMAS, RESULTADOS_CONTESTACAO, TIPOS_HISTORICO
 from site_builder.conteudo.vereditos import VEREDITOS
 from site_builder.errors import ContentError
+from site_builder.reader import fingerprint
 from site_builder.records import Pagina, SiteContext
 from site_builder.render import MESES
 

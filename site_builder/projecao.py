@@ -36,7 +36,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder import collect as _collect  # a module reference: collect.py imports this module
 from site_builder import jsonld, projecao_view
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
@@ -54,9 +53,9 @@ from site_builder.projecao_dados import (
     parse_saida,
     summarise,
 )
+from site_builder.reader import Reader, fingerprint
 
 if TYPE_CHECKING:
-    from site_builder.collect import Reader
     from site_builder.records import SiteContext
 
 __all__ = ["Corrida", "collect", "headline_keys", "headlines", "plan", "section_context"]
@@ -304,7 +303,7 @@ def _page(
 
 
 def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> list[Artifact]:
-    fp = _collect.fingerprint
+    fp = fingerprint
     key = race_key(corrida)
     trilha = [("Início", "/"), ("Projeção", SECTION_URL), (corrida.nome_cargo, corrida.url)]
     historico = [*trilha, ("Histórico", corrida.historico_url)]
@@ -350,12 +349,12 @@ def _capture_artifacts(
     base = url.lstrip("/")
     files = [raw(base + a.nome, a.sha256, _bytes_of(corrida.raiz, a.caminho)) for a in captura.arquivos]
     sums = projecao_view.checksums(captura)
-    files.append(raw(base + CHECKSUMS, _collect.fingerprint(sums.decode("utf-8")), lambda: sums))
+    files.append(raw(base + CHECKSUMS, fingerprint(sums.decode("utf-8")), lambda: sums))
     page = _page(
         ctx,
         base + "index.html",
         "projecao_captura.html",
-        _collect.fingerprint(
+        fingerprint(
             corrida.id,
             corrida.titulo,
             previous.nome if previous else "-",
@@ -378,7 +377,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
         artifacts.append(
             raw(
                 API_INDEX,
-                _collect.fingerprint(ctx.config.url_base, *headline_keys(ctx)),
+                fingerprint(ctx.config.url_base, *headline_keys(ctx)),
                 lambda: projecao_view.api_index(ctx),
             )
         )
