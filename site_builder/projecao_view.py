@@ -194,6 +194,8 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
         "erro_parcial": Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial)),
         "correcao": correcao,
         "degradado": leitura.degradado,
+        # The municipal president mode borrows the UF mode's band: not calibrated on the same nights.
+        "sem_calibracao_propria": leitura.modo.startswith("presidente_municipio"),
     }
 
 
@@ -278,7 +280,7 @@ def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[di
     return rows
 
 
-def _series(corrida: Corrida, top: list[int]) -> list[svg_chart.Serie]:
+def _series(corrida: Corrida, top: list[int], com_projecao: bool) -> list[svg_chart.Serie]:
     series = []
     for numero, cor in zip(top, COLOURS, strict=False):
         pontos = []
@@ -287,7 +289,7 @@ def _series(corrida: Corrida, top: list[int]) -> list[svg_chart.Serie]:
             c = _summary_candidate(r, numero)
             if c is None:
                 continue
-            pub = r.publicavel
+            pub = r.publicavel and com_projecao
             pontos.append(
                 svg_chart.Ponto(
                     r.apurado_pct,
@@ -326,22 +328,30 @@ def _chart_description(corrida: Corrida, series: list[svg_chart.Serie]) -> str:
     )
 
 
-def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
-    """The inline SVG chart, its text description and its data as a table."""
+def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> dict[str, Any]:
+    """The inline SVG chart, its text description and its data as a table.
+
+    Without `com_projecao` (the latest reading is not publishable) only the official partial is
+    drawn: no projected number, band or trend appears on the page.
+    """
     top = [c.numero for c in corrida.atual.principais()]
-    series = _series(corrida, top)
+    series = _series(corrida, top, com_projecao)
     descricao = _chart_description(corrida, series)
     svg = svg_chart.chart_svg(
         series,
         ident=f"grafico-{corrida.id}",
-        titulo=f"Projeção e parcial ao longo da apuração: {corrida.titulo}",
+        titulo=(
+            f"Projeção e parcial ao longo da apuração: {corrida.titulo}"
+            if com_projecao
+            else f"Parcial oficial ao longo da apuração: {corrida.titulo}"
+        ),
         descricao=descricao,
     )
     fuso = ctx.config.fuso_horario
     linhas = []
     for captura in corrida.capturas:
         r = captura.resumo
-        cells = []
+        cells: list[tuple[str, str | None]] = []
         for numero in top[: len(series)]:
             c = _summary_candidate(r, numero)
             if c is None:
@@ -352,7 +362,7 @@ def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 if r.publicavel
                 else "não publicável"
             )
-            cells.append((br_format.pct(c.parcial_pct), proj))
+            cells.append((br_format.pct(c.parcial_pct), proj if com_projecao else None))
         linhas.append(
             {
                 "hora": br_format.hora(captura.hora, fuso),
@@ -360,7 +370,13 @@ def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 "celulas": cells,
             }
         )
-    return {"svg": svg, "descricao": descricao, "nomes": [s.nome for s in series], "linhas": linhas}
+    return {
+        "svg": svg,
+        "descricao": descricao,
+        "nomes": [s.nome for s in series],
+        "linhas": linhas,
+        "com_projecao": com_projecao,
+    }
 
 
 def history_rows(ctx: SiteContext, corrida: Corrida, limit: int | None = None) -> list[dict[str, Any]]:
@@ -374,19 +390,35 @@ def history_rows(ctx: SiteContext, corrida: Corrida, limit: int | None = None) -
             "quando": _when(ctx, c),
             "apurado": br_format.pct(c.resumo.apurado_pct),
             "publicavel": c.resumo.publicavel,
-            "faltou": len(c.resumo.nao_atendidos),
+            "projecao": _summary_projection(corrida, c.resumo) if c.resumo.publicavel else "",
+            "faltou": list(c.resumo.faltou),
         }
         for c in capturas
     ]
+
+
+def _summary_projection(corrida: Corrida, r: Resumo) -> str:
+    """'Helena Prado 52,10% (50,20% a 54,00%) · Rui Amaral ...': one reading's projection in words."""
+    ranked = sorted(r.candidatos, key=lambda c: (-c.pct, c.numero))[:2]
+    return " · ".join(
+        f"{_name(corrida.atual, c.numero)} {br_format.pct(c.pct)} "
+        f"({br_format.pct(c.faixa_min)} a {br_format.pct(c.faixa_max)})"
+        for c in ranked
+    )
 
 
 def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
     """Context of a race's page."""
     atual = corrida.atual
     publicavel = atual.publicavel
+    # Seed: when a criterion fails "o site mostra só a parcial oficial e a lista do que faltou";
+    # of an earlier publishable projection only its time and the link to its reading are shown.
     ultima_pub = None
-    if not publicavel and corrida.publicavel is not None and corrida.publicavel_captura is not None:
-        ultima_pub = projection_block(ctx, corrida.publicavel, corrida.publicavel_captura)
+    if not publicavel and corrida.publicavel_captura is not None:
+        ultima_pub = {
+            "quando": _when(ctx, corrida.publicavel_captura),
+            "url": corrida.captura_url(corrida.publicavel_captura),
+        }
     titulo = f"Projeção: {corrida.titulo}"
     return {
         "titulo": titulo,
@@ -405,7 +437,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "nao_atendidos": unmet(atual),
         "parcial": partial_block(atual),
         "virada": overtake_block(atual) if publicavel else None,
-        "grafico": chart_block(ctx, corrida),
+        "grafico": chart_block(ctx, corrida, com_projecao=publicavel),
         "estratos": strata_rows(corrida, atual, publicavel),
         "estratos_nomes": [c.nome for c in atual.principais()],
         "historico": history_rows(ctx, corrida, HISTORY_ON_PAGE),
@@ -483,7 +515,7 @@ def capture_page(
         "quando": _when(ctx, captura),
         "apurado": br_format.pct(r.apurado_pct),
         "publicavel": r.publicavel,
-        "nao_atendidos": list(r.nao_atendidos),
+        "nao_atendidos": list(r.faltou),
         "arquivos": [
             {
                 "nome": a.nome,
@@ -521,6 +553,7 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "titulo": corrida.titulo,
         "texto": texto,
         "publicavel": atual.publicavel,
+        "demonstracao": corrida.demonstracao,
         "quando": _when(ctx, corrida.ultima),
         "apurado": br_format.pct(atual.apurado_pct),
         "api_url": corrida.api_url,
@@ -537,6 +570,7 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     """Extra context of the section page (`/projecao/`)."""
     return {
         "corridas": headlines(ctx),
+        "demonstracao": any(c.demonstracao for c in ctx.projecoes),
         "aviso": AVISO,
         "metodo_url": METHOD_URL,
         "api_indice": "/api/projecao/index.json" if ctx.projecoes else "",
@@ -560,6 +594,7 @@ def api_index(ctx: SiteContext) -> bytes:
                 "agora": c.atual.agora.isoformat() if c.atual.agora else None,
                 "apurado_pct": c.atual.apurado_pct,
                 "publicavel": c.atual.publicavel,
+                "demonstracao": c.demonstracao,
                 "saida_sha256": c.ultima.saida_sha256,
                 "saida": ctx.config.absolute(c.api_url),
                 "pagina": ctx.config.absolute(c.url),
