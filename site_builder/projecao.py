@@ -51,6 +51,7 @@ from site_builder.projecao_dados import (
     Resumo,
     SaidaInvalidaError,
     display_names,
+    municipality_names,
     parse_saida,
     renamed_capture,
     renamed_reading,
@@ -73,6 +74,7 @@ API_INDEX = "api/projecao/index.json"
 CAPTURE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
 RACE_NAME = re.compile(r"^(?:presidente|governador-(?P<uf>[a-z]{2}))$")
 ELECTION_NAME = re.compile(r"^[0-9]{1,6}$")
+CATALOGUE_NAME = re.compile(r"^mun-e\d{6}-cm\.json$")
 FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # published as is: nothing a URL would mangle
 
 
@@ -187,6 +189,17 @@ def _full(reader: Reader, rel: str, captura: Captura, nome: Callable[[str], str]
         return None
 
 
+def _municipalities(reader: Reader, captura: Captura) -> dict[str, str]:
+    """Municipality names from the catalogue kept with the latest capture ({} when it has none)."""
+    cm = next((a for a in captura.arquivos if CATALOGUE_NAME.match(a.nome)), None)
+    if cm is None:
+        return {}
+    try:
+        return municipality_names(Path(reader.root, cm.caminho).read_bytes())
+    except OSError:
+        return {}
+
+
 def _capture_names(reader: Reader, rel: str) -> list[str]:
     """The capture folders to show: every one up to the `latest` pointer."""
     entries = _entries(f"{reader.root}/{rel}")
@@ -230,6 +243,7 @@ def _race(
         if publicavel is None:
             publicavel_captura = None
     return Corrida(
+        municipios=_municipalities(reader, capturas[-1]),
         id=f"{eleicao}-{pasta}",
         eleicao=eleicao,
         pasta=pasta,

@@ -432,6 +432,7 @@ class Corrida:
     atual: Leitura  # the newest readable output
     publicavel: Leitura | None  # the newest publishable output (`atual` itself when publishable)
     publicavel_captura: Captura | None
+    municipios: dict[str, str] = dataclasses.field(default_factory=dict)  # part id -> "Vitória (ES)"
 
     @property
     def url(self) -> str:
@@ -516,3 +517,22 @@ def renamed_capture(captura: Captura, nome: Callable[[str], str]) -> Captura:
     """The capture with every candidate's display name in its summary."""
     cands = tuple(dataclasses.replace(c, nome=nome(c.nome)) for c in captura.resumo.candidatos)
     return dataclasses.replace(captura, resumo=dataclasses.replace(captura.resumo, candidatos=cands))
+
+
+def municipality_names(data: bytes) -> dict[str, str]:
+    """{part id (`es56006`): "Vitória (ES)"} from a TSE `mun-e<ele>-cm.json` (EA12); {} when unreadable."""
+    try:
+        root = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    out: dict[str, str] = {}
+    grupos = root.get("abr") if isinstance(root, dict) else None
+    for grupo in grupos if isinstance(grupos, list) else []:
+        if not isinstance(grupo, dict) or not isinstance(grupo.get("mu"), list):
+            continue
+        uf = str(grupo.get("cd", "")).lower()
+        for m in grupo["mu"]:
+            if isinstance(m, dict) and str(m.get("cd", "")).isdigit() and isinstance(m.get("nm"), str):
+                lugar = "exterior" if uf == "zz" else uf.upper()
+                out[uf + str(m["cd"]).zfill(5)] = f"{_title(m['nm'])} ({lugar})"
+    return out

@@ -241,16 +241,23 @@ def overtake_block(leitura: Leitura) -> dict[str, Any] | None:
 def _part_name(corrida: Corrida, estrato: Estrato) -> str:
     if corrida.cargo == "presidente":
         return "Exterior" if estrato.id == "zz" else estrato.id.upper()
-    if estrato.id.startswith("z") and estrato.id[1:].isdigit():
-        return f"Zona {int(estrato.id[1:])}"
-    return estrato.id.upper() if len(estrato.id) == 2 else f"Município {estrato.id}"
+    if "-z" in estrato.id and estrato.id[-4:].isdigit():
+        return f"Zona {int(estrato.id[-4:])}"
+    if estrato.id in corrida.municipios:
+        return corrida.municipios[estrato.id]
+    return (
+        estrato.id.upper()
+        if len(estrato.id) == 2
+        else f"Município {estrato.id[2:]} ({estrato.id[:2].upper()})"
+    )
 
 
 def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[dict[str, Any]]:
     """The table of parts. Without the model (not publishable) only counted shares are shown."""
     top = [c.numero for c in leitura.principais()]
     rows = []
-    for e in leitura.estratos:
+    # Where the votes still to count are comes first (ties: by part id, the model's order).
+    for e in sorted(leitura.estratos, key=lambda e: -e.restantes):
         projected = dict(e.projetados)
         total = sum(projected.values())
         counted = e.base == "parcial" and e.validos > 0

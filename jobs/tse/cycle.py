@@ -664,8 +664,14 @@ def _capture_doc(
     return doc
 
 
-def _contents(rs: RaceState, plano: PlanoCorrida) -> dict[str, Conteudo]:
+def _contents(
+    rs: RaceState, plano: PlanoCorrida, municipios: tuple[str, bytes] | None
+) -> dict[str, Conteudo]:
     out: dict[str, Conteudo] = {}
+    if municipios is not None:
+        # The municipality catalogue (`mun-e<ele>-cm.json`) travels with the snapshot: the pages
+        # name each part from it, and an auditor gets it with the rest.
+        out[municipios[0]] = Conteudo(municipios[1], None)
     for a in plano.arquivos:
         leitura = rs.leituras.get(a.nome)
         if leitura is None or leitura.corpo is None:
@@ -764,7 +770,9 @@ def _run_race(
         )
 
     t1 = time.perf_counter()
-    snap = write_snapshot(rs.pasta, nome, _contents(rs, plano), doc, projetar)
+    cm = state.municipios.get(c.eleicao)
+    catalogo = (f"mun-e{int(c.eleicao):06d}-cm.json", cm[1].corpo) if cm is not None else None
+    snap = write_snapshot(rs.pasta, nome, _contents(rs, plano, catalogo), doc, projetar)
     res.tempos["gravacao"] = time.perf_counter() - t1
     _after_write(rs, plano, snap)
     rs.ultima_captura, rs.assinatura = nome, assinatura
