@@ -485,12 +485,9 @@ def audit_commands(
     """The commands that rerun the model on one stored reading."""
     cargo = "--cargo presidente" if corrida.cargo == "presidente" else f"--cargo governador --uf {corrida.uf}"
     previous = f"--anterior {anterior.nome}" if anterior else "--anterior nenhum"
-    url = ctx.config.absolute(corrida.captura_url(captura))
-    baixar = (
-        f"mkdir {captura.nome} && cd {captura.nome} && curl -sfO {url}SHA256SUMS && "
-        f"cut -c67- SHA256SUMS | sed 's|^|{url}|' | xargs curl -sf --remote-name-all && "
-        "sha256sum -c --quiet SHA256SUMS && cd .."
-    )
+    # One line downloads this reading and the previous one (the model compares them), each
+    # checked against its SHA256SUMS, from the site's configured address.
+    baixar = " && ".join(_download(ctx, corrida, c) for c in (anterior, captura) if c is not None)
     return {
         "repositorio": f"eleicoes auditar {corrida.dados}/{captura.nome}",
         "baixar": baixar,
@@ -501,6 +498,15 @@ def audit_commands(
         "anterior": anterior.nome if anterior else "",
         "anterior_url": corrida.captura_url(anterior) if anterior else "",
     }
+
+
+def _download(ctx: SiteContext, corrida: Corrida, captura: Captura) -> str:
+    url = ctx.config.absolute(corrida.captura_url(captura))
+    return (
+        f"mkdir {captura.nome} && cd {captura.nome} && curl -sfO {url}SHA256SUMS && "
+        f"cut -c67- SHA256SUMS | sed 's|^|{url}|' | xargs curl -sf --remote-name-all && "
+        "sha256sum -c --quiet SHA256SUMS && cd .."
+    )
 
 
 def capture_page(

@@ -50,14 +50,16 @@ def test_commands_on_a_capture_page_rerun_it(served: tuple[Path, str], tmp_path:
     page = (out / race / "2026-10-04T21-39-46Z/index.html").read_text(encoding="utf-8")
     repo, download, rerun = commands(page)
     assert repo == "eleicoes auditar data/tse/6257/presidente/2026-10-04T21-39-46Z"
-    previous = commands((out / race / "2026-10-04T21-36-05Z/index.html").read_text(encoding="utf-8"))[1]
+    assert download.count("sha256sum -c") == 2  # this reading and the previous one, both verified
+    assert download.startswith(
+        f"mkdir 2026-10-04T21-36-05Z && cd 2026-10-04T21-36-05Z && curl -sfO {SITE_URL}/"
+    )
     work = tmp_path / "auditoria"
     work.mkdir()
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
     if shutil.which("eleicoes", path=env["PATH"]) is None:  # the documented stand-alone equivalent
         rerun = rerun.replace("eleicoes projetar", f"{sys.executable} -m model.cli projetar")
-    for command in (previous, download):
-        subprocess.run(["bash", "-c", command.replace(SITE_URL, base)], cwd=work, env=env, check=True)
+    subprocess.run(["bash", "-c", download.replace(SITE_URL, base)], cwd=work, env=env, check=True)
     assert sorted(p.name for p in (work / "2026-10-04T21-39-46Z").iterdir()) == sorted(
         p.name for p in (out / race / "2026-10-04T21-39-46Z").iterdir() if p.name != "index.html"
     )
@@ -69,6 +71,7 @@ def test_commands_on_a_capture_page_rerun_it(served: tuple[Path, str], tmp_path:
     target = out / race / "2026-10-04T21-39-46Z/sp-c0001-e006257-u.json"
     target.write_bytes(target.read_bytes() + b"\n")
     shutil.rmtree(work / "2026-10-04T21-39-46Z")
+    shutil.rmtree(work / "2026-10-04T21-36-05Z")
     failed = subprocess.run(
         ["bash", "-c", download.replace(SITE_URL, base)], cwd=work, env=env, capture_output=True, check=False
     )
