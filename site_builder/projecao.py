@@ -34,7 +34,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from site_builder import collect as _collect  # a module reference: collect.py imports this module
 from site_builder import jsonld, projecao_view
@@ -69,6 +69,8 @@ T = TypeVar("T")
 
 LATEST = "latest"
 SAIDA = "saida.json"
+CAPTURA = "captura.json"
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
 CHECKSUMS = "SHA256SUMS"
 API_INDEX = "api/projecao/index.json"
 CAPTURE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
@@ -103,19 +105,29 @@ def _source(reader: Reader, rel: str, parse: Callable[[bytes], T]) -> tuple[T, s
     return parsed, digest
 
 
-def _file_info(data: bytes) -> tuple[int, bool]:
-    """(size, whether it is a TSE result file that says it comes from a simulation, `"f": "s"`).
+class FileInfo(NamedTuple):
+    """What the pages need from one file of a capture."""
 
-    One parser for every file of a capture: the build cache keeps one parse result per file, so
-    two parsers of the same file would read each other's cached result.
-    """
-    simulated = False
+    tamanho: int
+    simulado: bool  # a TSE file that says it comes from a simulation (`"f": "s"`)
+    commit: str | None  # captura.json: the commit of the model's code that made the reading
+
+
+def _file_info(data: bytes) -> FileInfo:
+    """One parser for every file of a capture: the build cache keeps one parse result per file,
+    so two parsers of the same file would read each other's cached result."""
+    root: Any = None
     if data[:1] in (b"{", b"\n", b" "):
         try:
-            simulated = bool(json.loads(data).get("f") == "s")
-        except (ValueError, AttributeError, UnicodeDecodeError):
-            simulated = False
-    return len(data), simulated
+            root = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            root = None
+    if not isinstance(root, dict):
+        return FileInfo(len(data), False, None)
+    modelo = root.get("modelo")
+    commit = modelo.get("commit") if isinstance(modelo, dict) else None
+    valid = isinstance(commit, str) and COMMIT.match(commit) is not None
+    return FileInfo(len(data), root.get("f") == "s", commit if valid else None)
 
 
 def _pointer(data: bytes) -> str | None:
@@ -163,6 +175,7 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
         )
         return None
     simulated = False
+    commit = None
     arquivos = []
     for name in files:
         rel = f"{folder}/{name}"
@@ -171,11 +184,17 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
             continue
         got = _source(reader, rel, _file_info)
         if got is not None:
-            (size, file_simulated), digest = got
-            arquivos.append(Arquivo(name, rel, digest, size))
-            simulated = simulated or (file_simulated and name.endswith(("-u.json", "-v.json")))
+            info, digest = got
+            arquivos.append(Arquivo(name, rel, digest, info.tamanho))
+            simulated = simulated or (info.simulado and name.endswith(("-u.json", "-v.json")))
+            commit = info.commit if name == CAPTURA else commit
     return Captura(
-        folder.rsplit("/", 1)[-1], saida_sha, resumo, tuple(arquivos), simulated or resumo.demonstracao
+        folder.rsplit("/", 1)[-1],
+        saida_sha,
+        resumo,
+        tuple(arquivos),
+        simulated or resumo.demonstracao,
+        commit,
     )
 
 

@@ -479,21 +479,37 @@ def capture_label(ctx: SiteContext, captura: Captura) -> str:
     return f"Leitura das {br_format.hora(captura.hora, ctx.config.fuso_horario)}"
 
 
+CODE_DIR = "eleicoes-codigo"  # where the audit commands put the model's code
+
+
 def audit_commands(
     ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
 ) -> dict[str, str]:
-    """The commands that rerun the model on one stored reading."""
+    """The commands that rerun the model on one stored reading, from a fresh machine with only
+    this site and the public code repository (Python 3.11+, standard library only)."""
     cargo = "--cargo presidente" if corrida.cargo == "presidente" else f"--cargo governador --uf {corrida.uf}"
     previous = f"--anterior {anterior.nome}" if anterior else "--anterior nenhum"
     # One line downloads this reading and the previous one (the model compares them), each
     # checked against its SHA256SUMS, from the site's configured address.
     baixar = " && ".join(_download(ctx, corrida, c) for c in (anterior, captura) if c is not None)
+    repo = ctx.config.repositorio
+    codigo = ""
+    if repo:
+        codigo = f"git clone -q {repo} {CODE_DIR}"
+        if captura.commit:
+            codigo += f" && git -C {CODE_DIR} checkout -q {captura.commit}"
+    web = repo.removesuffix(".git") if repo.startswith(("https://", "http://")) else ""
     return {
         "repositorio": f"eleicoes auditar {corrida.dados}/{captura.nome}",
         "baixar": baixar,
+        "codigo": codigo,
+        "codigo_pasta": CODE_DIR,
+        "codigo_url": (f"{web}/tree/{captura.commit}" if captura.commit else web) if web else "",
+        "repositorio_url": web,
+        "commit": captura.commit or "",
         "refazer": (
-            f"eleicoes projetar {captura.nome} {cargo} {previous} > refeita.json && "
-            f"cmp refeita.json {captura.nome}/saida.json && echo idênticos"
+            f"PYTHONPATH={CODE_DIR} python3 -m model.cli projetar {captura.nome} {cargo} {previous} "
+            f"> refeita.json && cmp refeita.json {captura.nome}/saida.json && echo idênticos"
         ),
         "anterior": anterior.nome if anterior else "",
         "anterior_url": corrida.captura_url(anterior) if anterior else "",

@@ -36,7 +36,7 @@ from jobs.tse.catalog import (
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
-from jobs.tse.gitlog import GitError, commit_paths, is_repository_root
+from jobs.tse.gitlog import GitError, commit_paths, is_repository_root, model_commit
 from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
 from jobs.tse.projection import ArgsProjecao, args_for, project_folder
 from jobs.tse.store import (
@@ -195,6 +195,7 @@ class PollState:
     municipios: dict[str, tuple[dict[str, tuple[Municipio, ...]], _Cache]] = field(default_factory=dict)
     corridas: dict[tuple[str, str], RaceState] = field(default_factory=dict)
     repositorio_ok: bool | None = None
+    commit_modelo: str | None = None  # the code's commit when model/ is exactly it (for auditors)
 
     @classmethod
     def criar(
@@ -220,6 +221,7 @@ class PollState:
             relogio=relogio or _utc_now,
             baselines=baselines,
             chave=chave,
+            commit_modelo=model_commit(Path(__file__).resolve().parents[2]),
         )
 
     def corrida(self, c: Corrida) -> RaceState:
@@ -639,7 +641,16 @@ def _capture_doc(
         "corrida": {"cargo": c.cargo, "eleicao": c.eleicao, "uf": c.uf, "nivel": c.nivel, "pasta": c.pasta},
         "projetar": args.opcoes(),
         "comando": args.comando(_relative(rs.pasta / nome, state.config.raiz)),
-        "modelo": {"versao": VERSION, "calibracao": cal.id, "calibracao_sha256": cal.sha256},
+        "modelo": {
+            k: v
+            for k, v in {
+                "versao": VERSION,
+                "calibracao": cal.id,
+                "calibracao_sha256": cal.sha256,
+                "commit": state.commit_modelo,
+            }.items()
+            if v is not None
+        },
         "fonte": {
             "url_base": state.config.url_base,
             "ambiente": state.config.ambiente,

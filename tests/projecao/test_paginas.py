@@ -80,7 +80,7 @@ def test_each_race_has_page_history_api_and_downloads(project: Path, built: Path
             page = (published / "index.html").read_text(encoding="utf-8")
             assert f"eleicoes auditar data/tse/{eleicao}/{pasta}/{capture.name}" in page
             cargo = "--cargo presidente" if pasta == "presidente" else "--cargo governador --uf pa"
-            assert f"eleicoes projetar {capture.name} {cargo}" in page
+            assert f"PYTHONPATH=eleicoes-codigo python3 -m model.cli projetar {capture.name} {cargo}" in page
     sitemap = (built / "sitemap.xml").read_text(encoding="utf-8")
     assert "/projecao/6258-presidente/</loc>" in sitemap
     assert "/capturas/2026" not in sitemap  # capture listings stay out of the sitemap
