@@ -71,3 +71,17 @@ def test_a_simulated_night_says_demonstration_on_every_surface(project: Path, tm
     assert index["6258-presidente"]["demonstracao"] is True
     assert index["6257-presidente"]["demonstracao"] is False  # the real 1st-round captures
     assert "emonstração" not in text((out / FIRST / "index.html").read_text(encoding="utf-8"))
+
+
+def test_municipal_president_mode_says_its_band_is_borrowed(project: Path, tmp_path: Path) -> None:
+    race = project / "data/tse/6258/presidente"
+    latest = race / (race / "latest").read_text(encoding="utf-8").strip() / "saida.json"
+    saida = json.loads(latest.read_bytes())
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    assert "ainda não foi calibrada" not in text((out / RUNOFF / "index.html").read_text(encoding="utf-8"))
+    saida["modo"] = "presidente_municipio"  # as the model writes it when municipal files are collected
+    latest.write_text(json.dumps(saida), encoding="utf-8")
+    build_site(project, out, strict=True)
+    page = text((out / RUNOFF / "index.html").read_text(encoding="utf-8"))
+    assert "a versão por município ainda não foi calibrada nas mesmas noites" in page
