@@ -112,8 +112,10 @@ class Demo:
         if workspace.exists():
             shutil.rmtree(workspace)
         self.root.mkdir(parents=True)
-        for name in ("content", "templates"):
-            (self.root / name).symlink_to(self.repo / name, target_is_directory=True)
+        (self.root / "templates").symlink_to(self.repo / "templates", target_is_directory=True)
+        # A copy of the content: the demo's site.toml names the address it is served at (the audit
+        # commands download from it) and this checkout as the code repository.
+        shutil.copytree(self.repo / "content", self.root / "content")
         debates = self.repo / "data" / "debates"
         if debates.is_dir():
             shutil.copytree(
@@ -162,6 +164,19 @@ pasta = "{self.published}"
         path = self.root / "eleicoes.toml"
         path.write_text(text, encoding="utf-8")
         return path
+
+    def _write_site_config(self) -> None:
+        """The demo's `content/site.toml`: the repository's, with the address the site is served at
+        and this checkout as the code repository, so the printed audit commands work as written."""
+        path = self.root / "content" / "site.toml"
+        port = self.site_server.server_address[1] if self.site_server else self.options.port
+        lines = [
+            line
+            for line in path.read_text(encoding="utf-8").splitlines()
+            if not line.startswith(("url_base", "repositorio"))
+        ]
+        lines += [f'url_base = "http://{DEFAULT_HOST}:{port}"', f'repositorio = "{self.repo.resolve()}"']
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
 
     def _start_recorder(self) -> Path | None:
         """Release the generated debate's segments one by one, like a live recorder."""
@@ -214,6 +229,7 @@ pasta = "{self.published}"
             self.site_server = make_server(self.published, DEFAULT_HOST, self.options.port)
             threading.Thread(target=self.site_server.serve_forever, name="site", daemon=True).start()
             self._closers.append(self._close_site)
+        self._write_site_config()
         stop_after = {"tse": self.options.steps} if self.options.steps is not None else {}
         self._runner = scheduler.Runner(
             jobs,

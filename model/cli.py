@@ -161,8 +161,14 @@ def register(sub: Any) -> None:
         description="Lê SNAPSHOT_DIR (arquivos brutos do TSE + captura.json) e imprime o JSON da projeção.",
     )
     p.add_argument("snapshot", metavar="SNAPSHOT_DIR")
-    p.add_argument("--cargo", choices=["presidente", "governador"], default="presidente")
-    p.add_argument("--uf", default=None, help="UF do governador (ex.: ac)")
+    p.add_argument(
+        "--cargo",
+        choices=["presidente", "governador"],
+        default=None,
+        help="disputa a projetar (padrão: a registrada no captura.json do snapshot, "
+        "senão a deduzida dos nomes dos arquivos)",
+    )
+    p.add_argument("--uf", default=None, help="UF do governador (ex.: ac; padrão: a do snapshot)")
     p.add_argument(
         "--agora", default=None, help="instante ISO 8601 usado como 'agora' (padrão: último baixado_em)"
     )

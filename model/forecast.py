@@ -248,12 +248,87 @@ def prepare_race(
     return Race(plan=plan, base=base, cargo=cargo, uf=uf_key, eleicao=ele, turno=turno)
 
 
+def snapshot_race(snapshot: Snapshot) -> tuple[str, str | None]:
+    """(cargo, UF) of the race a snapshot holds: as its `captura.json` records it, else from the
+    file names (any president file: the president; only governor files of one UF: that governor)."""
+    if snapshot.cargo is not None:
+        return snapshot.cargo, snapshot.uf
+    files = [f for f in map(parse_file_name, [*snapshot.arquivos, *snapshot.captura]) if f is not None]
+    if any(f.cargo == CARGO_CODES["presidente"] for f in files):
+        return "presidente", None
+    governor_ufs = {f.uf for f in files if f.cargo == CARGO_CODES["governador"]}
+    if len(governor_ufs) > 1:
+        raise ProjectionError("o snapshot tem arquivos de governador de mais de uma UF: informe --uf")
+    if governor_ufs:
+        return "governador", governor_ufs.pop()
+    return "presidente", None
+
+
+def _coverage_electorate(cobertura: dict[str, bytes]) -> dict[str, int]:
+    """{part id: electorate} from the coverage files (`<uf>-e<ele>-ab.json`, TSE-FORMAT.md §3).
+
+    Unreadable files or rows are skipped: this only fills the electorate of parts without a file.
+    """
+    out: dict[str, int] = {}
+    for nome, raw in sorted(cobertura.items()):
+        try:
+            root = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        rows = root.get("abr") if isinstance(root, dict) else None
+        for row in rows if isinstance(rows, list) else []:
+            if not isinstance(row, dict):
+                continue
+            bloco = row.get("e")
+            te = bloco.get("te") if isinstance(bloco, dict) else row.get("te")
+            tpabr, cdabr = str(row.get("tpabr", "")).lower(), str(row.get("cdabr", "")).lower()
+            if not (isinstance(te, str | int) and str(te).isdigit()):
+                continue
+            if tpabr in ("mu", "mun") and cdabr.isdigit():
+                out[nome[:2] + cdabr.zfill(5)] = int(te)
+            elif tpabr == "uf" and len(cdabr) == 2:
+                out[cdabr] = int(te)
+    return out
+
+
+def known_electorate(
+    race: Race, readings: list[Reading], snapshot: Snapshot, anterior: Snapshot | None
+) -> dict[str, int]:
+    """Electorate of the parts with no valid reading, from the previous capture's file of the part,
+    else the coverage files kept with the snapshot, so a missing file never shrinks the denominator."""
+    missing = [(p, rd) for p, rd in zip(race.plan.partes, readings, strict=True) if not rd.valido]
+    if not missing:
+        return {}
+    out: dict[str, int] = {}
+    coverage: dict[str, int] | None = None
+    for spec, _ in missing:
+        raw = anterior.arquivos.get(spec.arquivo) if anterior is not None else None
+        if raw is not None:
+            fname = parse_file_name(spec.arquivo)
+            try:
+                rows = _rows(
+                    parse_result(raw, fname.formato if fname else "u"),
+                    LEVEL_TPABR[spec.nivel or race.plan.nivel],
+                    spec.linha,
+                )
+            except TseFormatError:
+                rows = []
+            if rows and rows[0].eleitorado > 0:
+                out[spec.id] = rows[0].eleitorado
+                continue
+        if coverage is None:
+            coverage = _coverage_electorate(snapshot.cobertura)
+        if spec.id in coverage:
+            out[spec.id] = coverage[spec.id]
+    return out
+
+
 def project(
     snapshot: Snapshot,
     *,
     calibracao: Calibration,
     baselines: dict[str, Baseline],
-    cargo: str = "presidente",
+    cargo: str | None = None,
     uf: str | None = None,
     eleicao: str | None = None,
     agora: dt.datetime | None = None,
@@ -262,11 +337,18 @@ def project(
 ) -> dict[str, Any]:
     """Project the final result of one race from one snapshot (the seed's whole method).
 
-    `agora` is "now" for the freshness criteria (default: the latest `baixado_em`); `anterior` is
-    the previous reading, for the decreasing-totals check; `corrigir_deriva=False` is the seed's
-    `presidente_sem_correcao` configuration.
+    `cargo=None` takes the race the snapshot holds (`snapshot_race`). `agora` is "now" for the
+    freshness criteria (default: the latest `baixado_em`); `anterior` is the previous reading, for
+    the decreasing-totals check and the electorate of missing parts; `corrigir_deriva=False` is the
+    seed's `presidente_sem_correcao` configuration.
     """
-    race = prepare_race(snapshot.arquivos, baselines=baselines, cargo=cargo, uf=uf, eleicao=eleicao)
+    if cargo is None:
+        cargo, uf_snap = snapshot_race(snapshot)
+        uf = uf or uf_snap
+    # Files the poller asked for count even when no bytes came back: a municipal file that failed
+    # to download is a missing part, not a sign that the TSE does not publish municipal files.
+    nomes = sorted(set(snapshot.arquivos) | set(snapshot.captura))
+    race = prepare_race(nomes, baselines=baselines, cargo=cargo, uf=uf, eleicao=eleicao)
     plan = race.plan
     readings = [
         read_file(snapshot, p.arquivo, p.nivel or plan.nivel, p.id, race.expected, anterior, p.linha)
@@ -287,7 +369,14 @@ def project(
         calibracao=calibracao,
         agora=agora or snapshot.latest_download(),
         corrigir_deriva=corrigir_deriva,
+        eleitorado_conhecido=known_electorate(race, readings, snapshot, anterior),
     )
+
+
+def _simulated(readings: list[Reading], aggregate: Reading | None) -> bool:
+    """Whether the TSE files say they come from a simulation (`"f": "s"`): a demonstration night."""
+    every = [*readings, *([aggregate] if aggregate else [])]
+    return any(r.valido and r.record is not None and r.record.simulado for r in every)
 
 
 def project_readings(
@@ -298,13 +387,15 @@ def project_readings(
     calibracao: Calibration,
     agora: dt.datetime | None,
     corrigir_deriva: bool = True,
+    eleitorado_conhecido: dict[str, int] | None = None,
 ) -> dict[str, Any]:
     """The projection from readings already made (one per part of `race.plan`, in order).
 
     `project` reads and validates the files and calls this; the backtest calls it directly with
     readings built from simulated counts (tests check both paths give the same output).
+    `eleitorado_conhecido` is the electorate of parts without a valid reading (`known_electorate`).
     """
-    projected = _project_parts(race.plan, readings, race.base)
+    projected = _project_parts(race.plan, readings, race.base, eleitorado_conhecido or {})
     return _assemble(
         plan=race.plan,
         projected=projected,
@@ -317,6 +408,7 @@ def project_readings(
         turno=race.turno,
         agora=agora,
         corrigir=corrigir_deriva,
+        demonstracao=_simulated(readings, aggregate),
     )
 
 
@@ -339,7 +431,9 @@ class _Projected:
     swing: float
 
 
-def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -> _Projected:
+def _project_parts(
+    plan: Plan, readings: list[Reading], base: Baseline | None, conhecido: dict[str, int]
+) -> _Projected:
     names = _candidates(readings, base)
     nums = list(names)
     finalists_match = base is not None and set(base.finalistas) == set(nums)
@@ -352,10 +446,13 @@ def _project_parts(plan: Plan, readings: list[Reading], base: Baseline | None) -
             est, vv = rec.eleitorado_totalizado, rec.vv
             votos = {n: 0 for n in nums} | {c.numero: c.votos for c in rec.candidatos if c.numero in names}
         else:
-            # No valid reading: nothing counted; electorate from the baseline, else from a file that parsed.
-            eleitorado = (
-                bp.eleitorado if bp and bp.eleitorado is not None else (rec.eleitorado if rec else None)
-            )
+            # No valid reading: nothing counted; electorate from the previous capture or the coverage
+            # files, else the baseline, else a file that parsed.
+            eleitorado = conhecido.get(spec.id)
+            if eleitorado is None:
+                eleitorado = (
+                    bp.eleitorado if bp and bp.eleitorado is not None else (rec.eleitorado if rec else None)
+                )
             est, vv, votos = 0, 0, dict.fromkeys(nums, 0)
         has_counts = rd.valido and rec is not None and rec.eleitorado_totalizado > 0 and rec.vv > 0
         outcomes.append(PartOutcome(spec, rd, eleitorado, est, vv, 0.0, "parcial", votos, contado=has_counts))
@@ -542,6 +639,7 @@ def _assemble(
     turno: int,
     agora: dt.datetime | None,
     corrigir: bool,
+    demonstracao: bool,
 ) -> dict[str, Any]:
     outcomes, names = projected.outcomes, projected.names
     nums = list(names)
@@ -644,6 +742,7 @@ def _assemble(
         "turno": turno,
         "modo": modo,
         "degradado": plan.modo == MODE_GOV_DEGRADED,
+        "demonstracao": demonstracao,
         "agora": _iso(agora),
         "apurado_pct": _pct(apurado),
         "confianca": confianca,
@@ -719,19 +818,23 @@ def _measure(
     counting = [o.reading for o in outcomes if o.reading.valido and _still_counting(o.reading)]
     diferenca: float | None
     idade: float | None
+    # Seed: parts with 100% of sections totalized are exempt from the time-difference row only;
+    # the reference file's age is always measured.
     if cargo == "presidente":
         if not counting:
-            isentos |= {"diferenca_horario", "idade_arquivo_referencia"}
-            diferenca = idade = None
+            isentos.add("diferenca_horario")
+            diferenca = None
             notas.append(("diferenca_horario", "todas as partes com 100% das seções totalizadas"))
+        elif any(r.hora is None for r in counting):
+            diferenca = None
         else:
-            times = [r.hora for r in counting]
-            if any(t is None for t in times):
-                diferenca = idade = None
-            else:
-                known = [t for t in times if t is not None]
-                diferenca = _minutes(max(known) - min(known))
-                idade = _minutes(agora - min(known)) if agora is not None else None
+            known = [r.hora for r in counting if r.hora is not None]
+            diferenca = _minutes(max(known) - min(known))
+        every = [o.reading.hora for o in outcomes if o.reading.valido]
+        if not every or any(t is None for t in every) or agora is None:
+            idade = None
+        else:
+            idade = _minutes(agora - min(t for t in every if t is not None))
     else:
         ref = aggregate
         if ref is None or not ref.valido or ref.hora is None:
@@ -748,11 +851,7 @@ def _measure(
             else:
                 diffs = [abs((r.hora - ref.hora).total_seconds()) for r in parts if r.hora is not None]
                 diferenca = round(max(diffs, default=0.0) / 60.0, MIN_DECIMALS)
-            if not _still_counting(ref):
-                isentos.add("idade_arquivo_referencia")
-                idade = None
-            else:
-                idade = _minutes(agora - ref.hora) if agora is not None else None
+            idade = _minutes(agora - ref.hora) if agora is not None else None
     if agora is None:
         notas.append(("idade_arquivo_referencia", "sem horário de referência (--agora ou baixado_em)"))
     n_parts = len(outcomes)

@@ -1,7 +1,8 @@
 """Read a snapshot folder: the raw TSE files under their TSE names plus `captura.json`.
 
 `captura.json` = {"arquivos": {nome: {"baixado_em": ISO UTC, "status": 200, "etag": ...,
-"preservado": bool}}}.
+"preservado": bool}}, "corrida": {"cargo": ..., "uf": ...}}. The TSE coverage files
+(`<uf>-e<ele>-ab.json`) kept beside the results are read too: they carry each municipality's electorate.
 This is the only I/O of the projection: it returns bytes and metadata; parsing happens in the pure function.
 """
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,8 @@ from typing import Any
 from model.tse_files import FILE_NAME
 
 CAPTURE_FILE = "captura.json"
+# <uf>-e<ele6>-ab.json: one coverage file per UF (TSE-FORMAT.md §3).
+COVERAGE_NAME = re.compile(r"^[a-z]{2}-e\d{6}-ab\.json$")
 
 
 class SnapshotError(ValueError):
@@ -40,7 +44,9 @@ class Snapshot:
     captura: dict[str, CaptureEntry]
     erro_captura: str | None = None
     pasta: str | None = None
-    extras: dict[str, Any] = field(default_factory=dict)
+    cobertura: dict[str, bytes] = field(default_factory=dict)
+    cargo: str | None = None  # the race the poller captured (captura.json "corrida"), if recorded
+    uf: str | None = None
 
     def latest_download(self) -> dt.datetime | None:
         """The latest `baixado_em` of the capture (the default "now")."""
@@ -57,6 +63,20 @@ def parse_iso(value: Any) -> dt.datetime | None:
     except ValueError:
         return None
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
+
+
+def capture_race(raw: bytes) -> tuple[str | None, str | None]:
+    """(cargo, UF) recorded in `captura.json` "corrida"; (None, None) when absent or unreadable."""
+    try:
+        corrida = json.loads(raw).get("corrida")
+    except (ValueError, UnicodeDecodeError, AttributeError):
+        return None, None
+    if not isinstance(corrida, dict):
+        return None, None
+    cargo, uf = corrida.get("cargo"), corrida.get("uf")
+    cargo = cargo if cargo in ("presidente", "governador") else None
+    uf = uf.lower() if isinstance(uf, str) and len(uf) == 2 and uf.isalpha() else None
+    return cargo, uf if cargo == "governador" else None
 
 
 def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
@@ -85,16 +105,26 @@ def read_snapshot(pasta: Path) -> Snapshot:
     """Read every TSE result file of `pasta` and its `captura.json`; SnapshotError if no folder."""
     if not pasta.is_dir():
         raise SnapshotError(f"pasta de snapshot não encontrada: {pasta}")
-    arquivos: dict[str, bytes] = {}
-    with_names = sorted(p for p in pasta.iterdir() if FILE_NAME.match(p.name))
-    for path in with_names:
-        arquivos[path.name] = path.read_bytes()
+    names = sorted(p for p in pasta.iterdir() if p.is_file())
+    arquivos = {p.name: p.read_bytes() for p in names if FILE_NAME.match(p.name)}
+    cobertura = {p.name: p.read_bytes() for p in names if COVERAGE_NAME.match(p.name)}
     capture_path = pasta / CAPTURE_FILE
+    cargo = uf = None
     if capture_path.is_file():
-        captura, erro = parse_capture(capture_path.read_bytes())
+        raw = capture_path.read_bytes()
+        captura, erro = parse_capture(raw)
+        cargo, uf = capture_race(raw)
     else:
         captura, erro = {}, "captura.json ausente"
-    return Snapshot(arquivos=arquivos, captura=captura, erro_captura=erro, pasta=str(pasta))
+    return Snapshot(
+        arquivos=arquivos,
+        captura=captura,
+        erro_captura=erro,
+        pasta=str(pasta),
+        cobertura=cobertura,
+        cargo=cargo,
+        uf=uf,
+    )
 
 
 def previous_snapshot_dir(pasta: Path) -> Path | None:

@@ -96,6 +96,7 @@ class ResultRecord:
     vn: int
     vnt: int
     candidatos: tuple[Candidate, ...]
+    simulado: bool = False  # `"f": "s"`: the file comes from a simulation, not an election
 
     @property
     def secoes_pct(self) -> float:
@@ -203,6 +204,7 @@ def _record_u(root: dict[str, Any]) -> ResultRecord:
         vn=parse_int(_get(v, "vn", "v"), "v.vn"),
         vnt=parse_int(_get(v, "vnt", "v"), "v.vnt"),
         candidatos=_candidates_u(root),
+        simulado=str(root.get("f", "")).lower() == "s",
     )
 
 
@@ -215,6 +217,7 @@ def _records_v(root: dict[str, Any]) -> list[ResultRecord]:
     turno = parse_int(_get(root, "t", "raiz"), "t")
     cargo = parse_int(root["carper"], "carper") if "carper" in root else None
     gerado = parse_brasilia(root.get("dg"), root.get("hg"))
+    simulado = str(root.get("f", "")).lower() == "s"
     out: list[ResultRecord] = []
     for a in abrs:
         if not isinstance(a, dict):
@@ -264,6 +267,7 @@ def _records_v(root: dict[str, Any]) -> list[ResultRecord]:
                 vn=parse_int(_get(a, "vn", "abr"), "abr.vn"),
                 vnt=parse_int(_get(a, "vnt", "abr"), "abr.vnt"),
                 candidatos=cands,
+                simulado=simulado,
             )
         )
     return out

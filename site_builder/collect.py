@@ -201,7 +201,7 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     checagens = _checagens(reader, candidatos, completas)
     if reader.erros:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
-    projecoes = projecao.collect(reader)
+    projecoes = projecao.collect(reader, [c.nome for c in candidatos.values()])
     debate_pages = debates.collect(reader)
     if reader.erros:
         raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros))

@@ -24,6 +24,7 @@ class SiteConfig:
     email_redacao: str
     fuso_horario: str = "America/Sao_Paulo"
     email_checagens: str = ""  # the fact-check desk's address for contestations (default: email_redacao)
+    repositorio: str = ""  # the public code repository (what `git clone` takes), for the audit commands
 
     def absolute(self, path: str) -> str:
         """Absolute URL of a root-relative path."""
@@ -44,6 +45,7 @@ _FIELDS = (
     _Field("email_redacao"),
     _Field("fuso_horario", required=False),
     _Field("email_checagens", required=False),
+    _Field("repositorio", required=False),
 )
 
 

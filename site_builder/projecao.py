@@ -32,9 +32,9 @@ import contextlib
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from site_builder import jsonld, projecao_view
 from site_builder.artifact import Artifact, raw
@@ -50,7 +50,11 @@ from site_builder.projecao_dados import (
     Leitura,
     Resumo,
     SaidaInvalidaError,
+    display_names,
+    municipality_names,
     parse_saida,
+    renamed_capture,
+    renamed_reading,
     summarise,
 )
 from site_builder.reader import Reader, fingerprint
@@ -64,11 +68,14 @@ T = TypeVar("T")
 
 LATEST = "latest"
 SAIDA = "saida.json"
+CAPTURA = "captura.json"
+COMMIT = re.compile(r"^[0-9a-f]{40}$")
 CHECKSUMS = "SHA256SUMS"
 API_INDEX = "api/projecao/index.json"
 CAPTURE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
 RACE_NAME = re.compile(r"^(?:presidente|governador-(?P<uf>[a-z]{2}))$")
 ELECTION_NAME = re.compile(r"^[0-9]{1,6}$")
+CATALOGUE_NAME = re.compile(r"^mun-e\d{6}-cm\.json$")
 FILE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")  # published as is: nothing a URL would mangle
 
 
@@ -97,16 +104,29 @@ def _source(reader: Reader, rel: str, parse: Callable[[bytes], T]) -> tuple[T, s
     return parsed, digest
 
 
-def _size(data: bytes) -> int:
-    return len(data)
+class FileInfo(NamedTuple):
+    """What the pages need from one file of a capture."""
+
+    tamanho: int
+    simulado: bool  # a TSE file that says it comes from a simulation (`"f": "s"`)
+    commit: str | None  # captura.json: the commit of the model's code that made the reading
 
 
-def _simulated(data: bytes) -> bool:
-    """Whether a TSE result file says it comes from a simulation (`"f": "s"`, TSE-FORMAT.md)."""
-    try:
-        return bool(json.loads(data).get("f") == "s")
-    except (ValueError, AttributeError):
-        return False
+def _file_info(data: bytes) -> FileInfo:
+    """One parser for every file of a capture: the build cache keeps one parse result per file,
+    so two parsers of the same file would read each other's cached result."""
+    root: Any = None
+    if data[:1] in (b"{", b"\n", b" "):
+        try:
+            root = json.loads(data)
+        except (ValueError, UnicodeDecodeError):
+            root = None
+    if not isinstance(root, dict):
+        return FileInfo(len(data), False, None)
+    modelo = root.get("modelo")
+    commit = modelo.get("commit") if isinstance(modelo, dict) else None
+    valid = isinstance(commit, str) and COMMIT.match(commit) is not None
+    return FileInfo(len(data), root.get("f") == "s", commit if valid else None)
 
 
 def _pointer(data: bytes) -> str | None:
@@ -153,25 +173,49 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
             f"{resumo.uf}); leitura ignorada"
         )
         return None
-    tse_files = [n for n in files if n.endswith(("-u.json", "-v.json"))]
-    simulated = bool(tse_files) and bool((_source(reader, f"{folder}/{tse_files[0]}", _simulated) or (0,))[0])
+    simulated = False
+    commit = None
     arquivos = []
     for name in files:
         rel = f"{folder}/{name}"
-        got = _source(reader, rel, _size) if name != SAIDA else (saida_size, saida_sha)
+        if name == SAIDA:
+            arquivos.append(Arquivo(name, rel, saida_sha, saida_size))
+            continue
+        got = _source(reader, rel, _file_info)
         if got is not None:
-            arquivos.append(Arquivo(name, rel, got[1], got[0]))
-    return Captura(folder.rsplit("/", 1)[-1], saida_sha, resumo, tuple(arquivos), simulated)
+            info, digest = got
+            arquivos.append(Arquivo(name, rel, digest, info.tamanho))
+            simulated = simulated or (info.simulado and name.endswith(("-u.json", "-v.json")))
+            commit = info.commit if name == CAPTURA else commit
+    return Captura(
+        folder.rsplit("/", 1)[-1],
+        saida_sha,
+        resumo,
+        tuple(arquivos),
+        simulated or resumo.demonstracao,
+        commit,
+    )
 
 
-def _full(reader: Reader, rel: str, captura: Captura) -> Leitura | None:
+def _full(reader: Reader, rel: str, captura: Captura, nome: Callable[[str], str]) -> Leitura | None:
     """The complete output of one capture (read again: only its summary is cached)."""
     path = f"{rel}/{captura.nome}/{SAIDA}"
     try:
-        return parse_saida(Path(reader.root, path).read_bytes())
+        return renamed_reading(parse_saida(Path(reader.root, path).read_bytes()), nome)
     except (OSError, SaidaInvalidaError) as exc:
         reader.avisos.append(f"{path}: não foi possível ler a saída completa ({exc})")
         return None
+
+
+def _municipalities(reader: Reader, captura: Captura) -> dict[str, str]:
+    """Municipality names from the catalogue kept with the latest capture ({} when it has none)."""
+    cm = next((a for a in captura.arquivos if CATALOGUE_NAME.match(a.nome)), None)
+    if cm is None:
+        return {}
+    try:
+        return municipality_names(Path(reader.root, cm.caminho).read_bytes())
+    except OSError:
+        return {}
 
 
 def _capture_names(reader: Reader, rel: str) -> list[str]:
@@ -192,14 +236,18 @@ def _capture_names(reader: Reader, rel: str) -> list[str]:
     return [n for n in names if n <= latest]
 
 
-def _race(reader: Reader, eleicao: str, pasta: str, uf: str | None) -> Corrida | None:
+def _race(
+    reader: Reader, eleicao: str, pasta: str, uf: str | None, nome: Callable[[str], str]
+) -> Corrida | None:
     rel = f"{TSE_DIR}/{eleicao}/{pasta}"
     names = _capture_names(reader, rel)
     race = (eleicao, "presidente" if uf is None else "governador", uf or "br")
-    capturas = [c for n in names if (c := _capture(reader, f"{rel}/{n}", race)) is not None]
+    capturas = [
+        renamed_capture(c, nome) for n in names if (c := _capture(reader, f"{rel}/{n}", race)) is not None
+    ]
     atual: Leitura | None = None
     while capturas and atual is None:
-        atual = _full(reader, rel, capturas[-1])
+        atual = _full(reader, rel, capturas[-1], nome)
         if atual is None:
             capturas.pop()
     if atual is None:
@@ -209,10 +257,11 @@ def _race(reader: Reader, eleicao: str, pasta: str, uf: str | None) -> Corrida |
     publicavel_captura = next((c for c in reversed(capturas) if c.resumo.publicavel), None)
     publicavel = atual if publicavel_captura is capturas[-1] else None
     if publicavel_captura is not None and publicavel is None:
-        publicavel = _full(reader, rel, publicavel_captura)
+        publicavel = _full(reader, rel, publicavel_captura, nome)
         if publicavel is None:
             publicavel_captura = None
     return Corrida(
+        municipios=_municipalities(reader, capturas[-1]),
         id=f"{eleicao}-{pasta}",
         eleicao=eleicao,
         pasta=pasta,
@@ -231,8 +280,13 @@ def _order(corrida: Corrida) -> tuple[int, bool, str, str]:
     return (-corrida.atual.turno, corrida.cargo != "presidente", corrida.uf or "", corrida.eleicao)
 
 
-def collect(reader: Reader) -> tuple[Corrida, ...]:
-    """The races with stored readings under `data/tse/`; problems become warnings, never errors."""
+def collect(reader: Reader, candidatos: Iterable[str] = ()) -> tuple[Corrida, ...]:
+    """The races with stored readings under `data/tse/`; problems become warnings, never errors.
+
+    `candidatos` are the names the candidate files write: a TSE name that matches one is shown
+    as the file writes it.
+    """
+    nome = display_names(candidatos)
     corridas: list[Corrida] = []
     for eleicao, is_dir in _entries(f"{reader.root}/{TSE_DIR}"):
         if not is_dir or eleicao.startswith("."):
@@ -249,7 +303,7 @@ def collect(reader: Reader) -> tuple[Corrida, ...]:
                     f"{TSE_DIR}/{eleicao}/{pasta}: disputa desconhecida (use presidente ou governador-<uf>)"
                 )
                 continue
-            corrida = _race(reader, eleicao, pasta, match["uf"])
+            corrida = _race(reader, eleicao, pasta, match["uf"], nome)
             if corrida is not None:
                 corridas.append(corrida)
     return tuple(sorted(corridas, key=_order))
@@ -271,7 +325,10 @@ def _bytes_of(root: str, rel: str) -> Callable[[], bytes]:
 def race_key(corrida: Corrida) -> str:
     """Everything a race's pages show, as a checksum input (a new reading changes it)."""
     published = corrida.publicavel_captura.nome if corrida.publicavel_captura else "-"
-    return "|".join([corrida.id, published, *(f"{c.nome}:{c.saida_sha256}" for c in corrida.capturas)])
+    nomes = [c.nome for c in corrida.atual.candidatos]  # display names come from the candidate files
+    return "|".join(
+        [corrida.id, published, *nomes, *(f"{c.nome}:{c.saida_sha256}" for c in corrida.capturas)]
+    )
 
 
 def headline_keys(ctx: SiteContext) -> list[str]:
@@ -279,7 +336,8 @@ def headline_keys(ctx: SiteContext) -> list[str]:
     keys = []
     for c in ctx.projecoes:
         published = c.publicavel_captura.saida_sha256 if c.publicavel_captura else "-"
-        keys.append(f"{c.id}|{c.titulo}|{c.ultima.nome}|{c.ultima.saida_sha256}|{published}")
+        nomes = ",".join(x.nome for x in c.atual.candidatos)
+        keys.append(f"{c.id}|{c.titulo}|{c.ultima.nome}|{c.ultima.saida_sha256}|{published}|{nomes}")
     return keys
 
 

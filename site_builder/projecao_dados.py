@@ -7,8 +7,11 @@ Only the keys the pages show are read; unknown keys are ignored (the model may a
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +95,7 @@ class Leitura:
     turno: int
     modo: str
     degradado: bool
+    demonstracao: bool  # the model saw simulated TSE files ("f": "s"): a demonstration night
     agora: dt.datetime | None
     apurado_pct: float
     confianca: str
@@ -309,6 +313,7 @@ def parse_saida(data: bytes) -> Leitura:
         turno=_int(root, "turno", ""),
         modo=_str(root, "modo", ""),
         degradado=_optional(root, "degradado") is True,
+        demonstracao=_optional(root, "demonstracao") is True,
         agora=_time(_optional(root, "agora")),
         apurado_pct=_float(root, "apurado_pct", ""),
         confianca=_str(root, "confianca", ""),
@@ -368,10 +373,13 @@ class Resumo:
     publicavel: bool
     nao_atendidos: tuple[str, ...]
     candidatos: tuple[CandidatoResumo, ...]
+    demonstracao: bool = False
+    faltou: tuple[str, ...] = ()  # the unmet criteria by name (the model's rule descriptions)
 
 
 def summarise(leitura: Leitura) -> Resumo:
     """The summary of a reading kept for every capture."""
+    by_id = {c.id: c.descricao for c in leitura.criterios}
     return Resumo(
         eleicao=leitura.eleicao,
         cargo=leitura.cargo,
@@ -380,6 +388,8 @@ def summarise(leitura: Leitura) -> Resumo:
         apurado_pct=leitura.apurado_pct,
         publicavel=leitura.publicavel,
         nao_atendidos=leitura.nao_atendidos,
+        demonstracao=leitura.demonstracao,
+        faltou=tuple(by_id.get(cid, cid) for cid in leitura.nao_atendidos),
         candidatos=tuple(
             CandidatoResumo(c.numero, c.nome, c.parcial_pct, c.pct, c.intervalo[0], c.intervalo[1])
             for c in leitura.candidatos
@@ -396,6 +406,7 @@ class Captura:
     resumo: Resumo
     arquivos: tuple[Arquivo, ...]  # every file of the folder, by name (saida.json included)
     simulado: bool = False  # the TSE files say "f": "s": a simulated night (demo), not an election
+    commit: str | None = None  # the model code's commit, as the poller recorded it in captura.json
 
     @property
     def instante(self) -> dt.datetime:
@@ -422,6 +433,7 @@ class Corrida:
     atual: Leitura  # the newest readable output
     publicavel: Leitura | None  # the newest publishable output (`atual` itself when publishable)
     publicavel_captura: Captura | None
+    municipios: dict[str, str] = dataclasses.field(default_factory=dict)  # part id -> "Vitória (ES)"
 
     @property
     def url(self) -> str:
@@ -437,6 +449,11 @@ class Corrida:
     def api_url(self) -> str:
         """The latest output as JSON (the bytes of its `saida.json`)."""
         return f"/api/projecao/{self.id}.json"
+
+    @property
+    def demonstracao(self) -> bool:
+        """A simulated night (demo): every page of the race says so."""
+        return self.ultima.simulado
 
     @property
     def ultima(self) -> Captura:
@@ -468,3 +485,55 @@ class Corrida:
         """The reading stored just before `captura`, if any."""
         index = self.capturas.index(captura)
         return self.capturas[index - 1] if index > 0 else None
+
+
+# Lower-case joining words of Brazilian names ("Maria das Dores", "José da Silva e Souza").
+PARTICULAS = frozenset({"da", "das", "de", "do", "dos", "e"})
+
+
+def _name_key(nome: str) -> str:
+    plain = "".join(ch for ch in unicodedata.normalize("NFKD", nome) if not unicodedata.combining(ch))
+    return " ".join(plain.casefold().split())
+
+
+def _title(nome: str) -> str:
+    words = nome.lower().split()
+    return " ".join(w if i and w in PARTICULAS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
+def display_names(nomes: Iterable[str]) -> Callable[[str], str]:
+    """How a TSE name (`HELENA PRADO`) is shown: as the candidate file writes it (`Helena Prado`)
+    when one of `nomes` matches it ignoring case and accents, else in title case, never in capitals."""
+    by_key = {_name_key(n): n for n in nomes}
+    return lambda nome: by_key.get(_name_key(nome)) or _title(nome)
+
+
+def renamed_reading(leitura: Leitura, nome: Callable[[str], str]) -> Leitura:
+    """The reading with every candidate's display name."""
+    cands = tuple(dataclasses.replace(c, nome=nome(c.nome)) for c in leitura.candidatos)
+    return dataclasses.replace(leitura, candidatos=cands)
+
+
+def renamed_capture(captura: Captura, nome: Callable[[str], str]) -> Captura:
+    """The capture with every candidate's display name in its summary."""
+    cands = tuple(dataclasses.replace(c, nome=nome(c.nome)) for c in captura.resumo.candidatos)
+    return dataclasses.replace(captura, resumo=dataclasses.replace(captura.resumo, candidatos=cands))
+
+
+def municipality_names(data: bytes) -> dict[str, str]:
+    """{part id (`es56006`): "Vitória (ES)"} from a TSE `mun-e<ele>-cm.json` (EA12); {} when unreadable."""
+    try:
+        root = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    out: dict[str, str] = {}
+    grupos = root.get("abr") if isinstance(root, dict) else None
+    for grupo in grupos if isinstance(grupos, list) else []:
+        if not isinstance(grupo, dict) or not isinstance(grupo.get("mu"), list):
+            continue
+        uf = str(grupo.get("cd", "")).lower()
+        for m in grupo["mu"]:
+            if isinstance(m, dict) and str(m.get("cd", "")).isdigit() and isinstance(m.get("nm"), str):
+                lugar = "exterior" if uf == "zz" else uf.upper()
+                out[uf + str(m["cd"]).zfill(5)] = f"{_title(m['nm'])} ({lugar})"
+    return out

@@ -194,6 +194,8 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
         "erro_parcial": Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial)),
         "correcao": correcao,
         "degradado": leitura.degradado,
+        # The municipal president mode borrows the UF mode's band: not calibrated on the same nights.
+        "sem_calibracao_propria": leitura.modo.startswith("presidente_municipio"),
     }
 
 
@@ -239,16 +241,23 @@ def overtake_block(leitura: Leitura) -> dict[str, Any] | None:
 def _part_name(corrida: Corrida, estrato: Estrato) -> str:
     if corrida.cargo == "presidente":
         return "Exterior" if estrato.id == "zz" else estrato.id.upper()
-    if estrato.id.startswith("z") and estrato.id[1:].isdigit():
-        return f"Zona {int(estrato.id[1:])}"
-    return estrato.id.upper() if len(estrato.id) == 2 else f"Município {estrato.id}"
+    if "-z" in estrato.id and estrato.id[-4:].isdigit():
+        return f"Zona {int(estrato.id[-4:])}"
+    if estrato.id in corrida.municipios:
+        return corrida.municipios[estrato.id]
+    return (
+        estrato.id.upper()
+        if len(estrato.id) == 2
+        else f"Município {estrato.id[2:]} ({estrato.id[:2].upper()})"
+    )
 
 
 def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[dict[str, Any]]:
     """The table of parts. Without the model (not publishable) only counted shares are shown."""
     top = [c.numero for c in leitura.principais()]
     rows = []
-    for e in leitura.estratos:
+    # Where the votes still to count are comes first (ties: by part id, the model's order).
+    for e in sorted(leitura.estratos, key=lambda e: -e.restantes):
         projected = dict(e.projetados)
         total = sum(projected.values())
         counted = e.base == "parcial" and e.validos > 0
@@ -278,7 +287,7 @@ def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[di
     return rows
 
 
-def _series(corrida: Corrida, top: list[int]) -> list[svg_chart.Serie]:
+def _series(corrida: Corrida, top: list[int], com_projecao: bool) -> list[svg_chart.Serie]:
     series = []
     for numero, cor in zip(top, COLOURS, strict=False):
         pontos = []
@@ -287,7 +296,7 @@ def _series(corrida: Corrida, top: list[int]) -> list[svg_chart.Serie]:
             c = _summary_candidate(r, numero)
             if c is None:
                 continue
-            pub = r.publicavel
+            pub = r.publicavel and com_projecao
             pontos.append(
                 svg_chart.Ponto(
                     r.apurado_pct,
@@ -326,22 +335,30 @@ def _chart_description(corrida: Corrida, series: list[svg_chart.Serie]) -> str:
     )
 
 
-def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
-    """The inline SVG chart, its text description and its data as a table."""
+def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> dict[str, Any]:
+    """The inline SVG chart, its text description and its data as a table.
+
+    Without `com_projecao` (the latest reading is not publishable) only the official partial is
+    drawn: no projected number, band or trend appears on the page.
+    """
     top = [c.numero for c in corrida.atual.principais()]
-    series = _series(corrida, top)
+    series = _series(corrida, top, com_projecao)
     descricao = _chart_description(corrida, series)
     svg = svg_chart.chart_svg(
         series,
         ident=f"grafico-{corrida.id}",
-        titulo=f"Projeção e parcial ao longo da apuração: {corrida.titulo}",
+        titulo=(
+            f"Projeção e parcial ao longo da apuração: {corrida.titulo}"
+            if com_projecao
+            else f"Parcial oficial ao longo da apuração: {corrida.titulo}"
+        ),
         descricao=descricao,
     )
     fuso = ctx.config.fuso_horario
     linhas = []
     for captura in corrida.capturas:
         r = captura.resumo
-        cells = []
+        cells: list[tuple[str, str | None]] = []
         for numero in top[: len(series)]:
             c = _summary_candidate(r, numero)
             if c is None:
@@ -352,7 +369,7 @@ def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 if r.publicavel
                 else "não publicável"
             )
-            cells.append((br_format.pct(c.parcial_pct), proj))
+            cells.append((br_format.pct(c.parcial_pct), proj if com_projecao else None))
         linhas.append(
             {
                 "hora": br_format.hora(captura.hora, fuso),
@@ -360,7 +377,13 @@ def chart_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 "celulas": cells,
             }
         )
-    return {"svg": svg, "descricao": descricao, "nomes": [s.nome for s in series], "linhas": linhas}
+    return {
+        "svg": svg,
+        "descricao": descricao,
+        "nomes": [s.nome for s in series],
+        "linhas": linhas,
+        "com_projecao": com_projecao,
+    }
 
 
 def history_rows(ctx: SiteContext, corrida: Corrida, limit: int | None = None) -> list[dict[str, Any]]:
@@ -374,19 +397,35 @@ def history_rows(ctx: SiteContext, corrida: Corrida, limit: int | None = None) -
             "quando": _when(ctx, c),
             "apurado": br_format.pct(c.resumo.apurado_pct),
             "publicavel": c.resumo.publicavel,
-            "faltou": len(c.resumo.nao_atendidos),
+            "projecao": _summary_projection(corrida, c.resumo) if c.resumo.publicavel else "",
+            "faltou": list(c.resumo.faltou),
         }
         for c in capturas
     ]
+
+
+def _summary_projection(corrida: Corrida, r: Resumo) -> str:
+    """'Helena Prado 52,10% (50,20% a 54,00%) · Rui Amaral ...': one reading's projection in words."""
+    ranked = sorted(r.candidatos, key=lambda c: (-c.pct, c.numero))[:2]
+    return " · ".join(
+        f"{_name(corrida.atual, c.numero)} {br_format.pct(c.pct)} "
+        f"({br_format.pct(c.faixa_min)} a {br_format.pct(c.faixa_max)})"
+        for c in ranked
+    )
 
 
 def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
     """Context of a race's page."""
     atual = corrida.atual
     publicavel = atual.publicavel
+    # Seed: when a criterion fails "o site mostra só a parcial oficial e a lista do que faltou";
+    # of an earlier publishable projection only its time and the link to its reading are shown.
     ultima_pub = None
-    if not publicavel and corrida.publicavel is not None and corrida.publicavel_captura is not None:
-        ultima_pub = projection_block(ctx, corrida.publicavel, corrida.publicavel_captura)
+    if not publicavel and corrida.publicavel_captura is not None:
+        ultima_pub = {
+            "quando": _when(ctx, corrida.publicavel_captura),
+            "url": corrida.captura_url(corrida.publicavel_captura),
+        }
     titulo = f"Projeção: {corrida.titulo}"
     return {
         "titulo": titulo,
@@ -405,7 +444,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "nao_atendidos": unmet(atual),
         "parcial": partial_block(atual),
         "virada": overtake_block(atual) if publicavel else None,
-        "grafico": chart_block(ctx, corrida),
+        "grafico": chart_block(ctx, corrida, com_projecao=publicavel),
         "estratos": strata_rows(corrida, atual, publicavel),
         "estratos_nomes": [c.nome for c in atual.principais()],
         "historico": history_rows(ctx, corrida, HISTORY_ON_PAGE),
@@ -440,28 +479,50 @@ def capture_label(ctx: SiteContext, captura: Captura) -> str:
     return f"Leitura das {br_format.hora(captura.hora, ctx.config.fuso_horario)}"
 
 
+CODE_DIR = "eleicoes-codigo"  # where the audit commands put the model's code
+
+
 def audit_commands(
     ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
 ) -> dict[str, str]:
-    """The commands that rerun the model on one stored reading."""
+    """The commands that rerun the model on one stored reading, from a fresh machine with only
+    this site and the public code repository (Python 3.11+, standard library only)."""
     cargo = "--cargo presidente" if corrida.cargo == "presidente" else f"--cargo governador --uf {corrida.uf}"
     previous = f"--anterior {anterior.nome}" if anterior else "--anterior nenhum"
-    url = ctx.config.absolute(corrida.captura_url(captura))
-    baixar = (
-        f"mkdir {captura.nome} && cd {captura.nome} && curl -sfO {url}SHA256SUMS && "
-        f"cut -c67- SHA256SUMS | sed 's|^|{url}|' | xargs curl -sf --remote-name-all && "
-        "sha256sum -c --quiet SHA256SUMS && cd .."
-    )
+    # One line downloads this reading and the previous one (the model compares them), each
+    # checked against its SHA256SUMS, from the site's configured address.
+    baixar = " && ".join(_download(ctx, corrida, c) for c in (anterior, captura) if c is not None)
+    repo = ctx.config.repositorio
+    codigo = ""
+    if repo:
+        codigo = f"git clone -q {repo} {CODE_DIR}"
+        if captura.commit:
+            codigo += f" && git -C {CODE_DIR} checkout -q {captura.commit}"
+    web = repo.removesuffix(".git") if repo.startswith(("https://", "http://")) else ""
     return {
         "repositorio": f"eleicoes auditar {corrida.dados}/{captura.nome}",
         "baixar": baixar,
+        "codigo": codigo,
+        "codigo_pasta": CODE_DIR,
+        "codigo_url": (f"{web}/tree/{captura.commit}" if captura.commit else web) if web else "",
+        "repositorio_url": web,
+        "commit": captura.commit or "",
         "refazer": (
-            f"eleicoes projetar {captura.nome} {cargo} {previous} > refeita.json && "
-            f"cmp refeita.json {captura.nome}/saida.json && echo idênticos"
+            f"PYTHONPATH={CODE_DIR} python3 -m model.cli projetar {captura.nome} {cargo} {previous} "
+            f"> refeita.json && cmp refeita.json {captura.nome}/saida.json && echo idênticos"
         ),
         "anterior": anterior.nome if anterior else "",
         "anterior_url": corrida.captura_url(anterior) if anterior else "",
     }
+
+
+def _download(ctx: SiteContext, corrida: Corrida, captura: Captura) -> str:
+    url = ctx.config.absolute(corrida.captura_url(captura))
+    return (
+        f"mkdir {captura.nome} && cd {captura.nome} && curl -sfO {url}SHA256SUMS && "
+        f"cut -c67- SHA256SUMS | sed 's|^|{url}|' | xargs curl -sf --remote-name-all && "
+        "sha256sum -c --quiet SHA256SUMS && cd .."
+    )
 
 
 def capture_page(
@@ -483,7 +544,7 @@ def capture_page(
         "quando": _when(ctx, captura),
         "apurado": br_format.pct(r.apurado_pct),
         "publicavel": r.publicavel,
-        "nao_atendidos": list(r.nao_atendidos),
+        "nao_atendidos": list(r.faltou),
         "arquivos": [
             {
                 "nome": a.nome,
@@ -521,6 +582,7 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "titulo": corrida.titulo,
         "texto": texto,
         "publicavel": atual.publicavel,
+        "demonstracao": corrida.demonstracao,
         "quando": _when(ctx, corrida.ultima),
         "apurado": br_format.pct(atual.apurado_pct),
         "api_url": corrida.api_url,
@@ -537,6 +599,7 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     """Extra context of the section page (`/projecao/`)."""
     return {
         "corridas": headlines(ctx),
+        "demonstracao": any(c.demonstracao for c in ctx.projecoes),
         "aviso": AVISO,
         "metodo_url": METHOD_URL,
         "api_indice": "/api/projecao/index.json" if ctx.projecoes else "",
@@ -560,6 +623,7 @@ def api_index(ctx: SiteContext) -> bytes:
                 "agora": c.atual.agora.isoformat() if c.atual.agora else None,
                 "apurado_pct": c.atual.apurado_pct,
                 "publicavel": c.atual.publicavel,
+                "demonstracao": c.demonstracao,
                 "saida_sha256": c.ultima.saida_sha256,
                 "saida": ctx.config.absolute(c.api_url),
                 "pagina": ctx.config.absolute(c.url),

@@ -5,7 +5,9 @@ a real browser at phone and desktop widths."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -60,7 +62,7 @@ def test_the_night_moved_and_the_projection_page_shows_the_last_reading(demo: De
     page = get(demo, "/projecao/6258-presidente/")
     assert output["publicavel"] is True
     for candidate in output["forecast"]["candidatos"]:
-        assert candidate["nome"] in page
+        assert candidate["nome"].title() in page  # as the candidate file writes it, not in TSE capitals
         assert br_pct(candidate["pct"]) in page
     assert "não é o resultado oficial" in page.lower()
     assert "Esta apuração é simulada, com candidatos fictícios" in page  # the demo says so
@@ -128,3 +130,41 @@ def test_the_demo_debate_is_done_once_the_recording_ended_and_nothing_changed(tm
     mark.write_text('{"encerrada": true}', encoding="utf-8")
     assert job() is True  # the last segments are still being processed
     assert job() == Outcome(False, done=True)
+
+
+def test_audit_commands_printed_by_the_demo_work_as_written(demo: Demo, tmp_path: Path) -> None:
+    """Issue 17: from a fresh folder, the commands a capture page prints download the reading and
+    the previous one from the served demo, verify them, fetch the model's code at the recorded
+    commit and rerun it with a bare Python to the same bytes."""
+    from jobs.tse.gitlog import model_commit
+    from tests.projecao.test_auditoria import commands, stdlib_python
+
+    if model_commit(REPO) is None:
+        pytest.skip("model/ tem mudanças não commitadas: nenhum commit guarda o código desta demo")
+    race = demo.root / "data" / "tse" / "6258" / "presidente"
+    latest = (race / "latest").read_text(encoding="utf-8").strip()
+    previous = sorted(p.name for p in race.iterdir() if p.is_dir() and p.name < latest)[-1]
+    page = get(demo, f"/projecao/6258-presidente/capturas/{latest}/")
+    _, download, code, rerun = commands(page)
+    assert f"curl -sfO {demo.url}/projecao/6258-presidente/capturas/{previous}/SHA256SUMS" in download
+    assert "example.org" not in download and download.count("sha256sum -c") == 2
+    clone = f"git clone -q {REPO.resolve()} eleicoes-codigo"
+    assert code == f"{clone} && git -C eleicoes-codigo checkout -q {model_commit(REPO)}"
+    work = tmp_path / "auditor"
+    work.mkdir()
+    env = {**os.environ, "PATH": f"{stdlib_python(tmp_path)}{os.pathsep}{os.environ['PATH']}"}
+    for command in (download, code):
+        subprocess.run(
+            ["bash", "-c", command], cwd=work, env=env, check=True, capture_output=True, timeout=300
+        )
+    for name in (previous, latest):
+        served = demo.published / "projecao" / "6258-presidente" / "capturas" / name
+        got = sorted(p.name for p in (work / name).iterdir())
+        assert got == sorted(p.name for p in served.iterdir() if p.name != "index.html")
+        assert all(
+            (work / name / n).read_bytes() == (race / name / n).read_bytes() for n in got if n != "SHA256SUMS"
+        )
+    done = subprocess.run(
+        ["bash", "-c", rerun], cwd=work, env=env, capture_output=True, text=True, check=True, timeout=300
+    )
+    assert done.stdout.strip() == "idênticos"

@@ -499,3 +499,13 @@ def test_sentence_splitter_finds_long_seed_sentences() -> None:
         if _prose_length(_words(sentence)) >= MIN_WORDS
     ]
     assert len(long_sentences) > 100
+
+
+def test_president_by_municipality_is_not_called_calibrated() -> None:
+    """Issue 14: the municipal president mode borrows the UF band until it is calibrated on the
+    same nights; the page says so instead of calling it calibrated."""
+    text = " ".join((PAGES_DIR / "projecao.md").read_text(encoding="utf-8").split())
+    start = text.index("não faz a conta do presidente município a município")
+    item = text[start : text.index("\n", start) if "\n" in text[start:] else start + 700]
+    assert "ainda não foi calibrada" in item
+    assert "pronta e calibrada" not in text and "implementada e calibrada" not in text

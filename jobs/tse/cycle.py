@@ -36,7 +36,7 @@ from jobs.tse.catalog import (
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
-from jobs.tse.gitlog import GitError, commit_paths, is_repository_root
+from jobs.tse.gitlog import GitError, commit_paths, is_repository_root, model_commit
 from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
 from jobs.tse.projection import ArgsProjecao, args_for, project_folder
 from jobs.tse.store import (
@@ -195,6 +195,7 @@ class PollState:
     municipios: dict[str, tuple[dict[str, tuple[Municipio, ...]], _Cache]] = field(default_factory=dict)
     corridas: dict[tuple[str, str], RaceState] = field(default_factory=dict)
     repositorio_ok: bool | None = None
+    commit_modelo: str | None = None  # the code's commit when model/ is exactly it (for auditors)
 
     @classmethod
     def criar(
@@ -220,6 +221,7 @@ class PollState:
             relogio=relogio or _utc_now,
             baselines=baselines,
             chave=chave,
+            commit_modelo=model_commit(Path(__file__).resolve().parents[2]),
         )
 
     def corrida(self, c: Corrida) -> RaceState:
@@ -639,7 +641,16 @@ def _capture_doc(
         "corrida": {"cargo": c.cargo, "eleicao": c.eleicao, "uf": c.uf, "nivel": c.nivel, "pasta": c.pasta},
         "projetar": args.opcoes(),
         "comando": args.comando(_relative(rs.pasta / nome, state.config.raiz)),
-        "modelo": {"versao": VERSION, "calibracao": cal.id, "calibracao_sha256": cal.sha256},
+        "modelo": {
+            k: v
+            for k, v in {
+                "versao": VERSION,
+                "calibracao": cal.id,
+                "calibracao_sha256": cal.sha256,
+                "commit": state.commit_modelo,
+            }.items()
+            if v is not None
+        },
         "fonte": {
             "url_base": state.config.url_base,
             "ambiente": state.config.ambiente,
@@ -664,8 +675,14 @@ def _capture_doc(
     return doc
 
 
-def _contents(rs: RaceState, plano: PlanoCorrida) -> dict[str, Conteudo]:
+def _contents(
+    rs: RaceState, plano: PlanoCorrida, municipios: tuple[str, bytes] | None
+) -> dict[str, Conteudo]:
     out: dict[str, Conteudo] = {}
+    if municipios is not None:
+        # The municipality catalogue (`mun-e<ele>-cm.json`) travels with the snapshot: the pages
+        # name each part from it, and an auditor gets it with the rest.
+        out[municipios[0]] = Conteudo(municipios[1], None)
     for a in plano.arquivos:
         leitura = rs.leituras.get(a.nome)
         if leitura is None or leitura.corpo is None:
@@ -764,7 +781,9 @@ def _run_race(
         )
 
     t1 = time.perf_counter()
-    snap = write_snapshot(rs.pasta, nome, _contents(rs, plano), doc, projetar)
+    cm = state.municipios.get(c.eleicao)
+    catalogo = (f"mun-e{int(c.eleicao):06d}-cm.json", cm[1].corpo) if cm is not None else None
+    snap = write_snapshot(rs.pasta, nome, _contents(rs, plano, catalogo), doc, projetar)
     res.tempos["gravacao"] = time.perf_counter() - t1
     _after_write(rs, plano, snap)
     rs.ultima_captura, rs.assinatura = nome, assinatura

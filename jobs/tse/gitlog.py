@@ -49,3 +49,17 @@ def commit_paths(repo: Path, paths: Sequence[Path], mensagem: str, autor: str) -
     _git(repo, "add", "--", *rel)
     _git(repo, "commit", "-q", "--no-verify", "-m", mensagem, "--", *rel, env_autor=autor)
     return _git(repo, "rev-parse", "HEAD").strip()
+
+
+def model_commit(code: Path) -> str | None:
+    """The commit of the code checkout `code` when its `model/` is exactly that commit's.
+
+    Recorded in each snapshot so the site can point auditors at the model's exact source; None
+    when `code` is not a git checkout or `model/` has changes not committed (no commit holds them).
+    """
+    try:
+        if _git(code, "status", "--porcelain", "--untracked-files=no", "--", "model").strip():
+            return None
+        return _git(code, "rev-parse", "HEAD").strip() or None
+    except GitError:
+        return None

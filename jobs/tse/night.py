@@ -29,6 +29,7 @@ META = "noite.json"
 CAPTURES = "capturas"
 
 # <uf>[<mun5>][-z<zona4>]-c<cargo4>-e<ele6>-<u|v>.<json|jws> and <uf>-e<ele6>-ab.<json|jws>.
+MUNICIPALITY_NAMES = Path(__file__).with_name("municipios_nomes.json")
 RESULT_NAME = re.compile(
     r"^(?P<uf>[a-z]{2})(?P<mun>\d{5})?(?:-z(?P<zona>\d{4}))?-c(?P<cargo>\d{4})-e(?P<ele>\d{6})-[uv]\.(?:json|jws)$"
 )
@@ -211,12 +212,21 @@ class Noite:
                     if m["zona"]:
                         zonas.add(m["zona"])
         dg, hg = _tse_time(self.capturas[0].instante - dt.timedelta(days=1))
+        # Real names of the runoff states' municipalities (TSE mun-e000544-cm.json of 2022, codes
+        # are stable across years), so a generated night reads like a real one.
+        nomes: dict[str, dict[str, str]] = json.loads(MUNICIPALITY_NAMES.read_bytes())
         abr = [
             {
                 "cd": uf,
                 "ds": uf.upper(),
                 "mu": [
-                    {"cd": cd, "cdi": "", "nm": f"MUNICÍPIO {cd}", "c": "n", "z": sorted(zonas) or ["0001"]}
+                    {
+                        "cd": cd,
+                        "cdi": "",
+                        "nm": nomes.get(uf, {}).get(cd, f"MUNICÍPIO {cd}"),
+                        "c": "n",
+                        "z": sorted(zonas) or ["0001"],
+                    }
                     for cd, zonas in sorted(muns.items())
                 ],
             }

@@ -88,6 +88,7 @@ def registro(c: Contagem) -> ResultRecord:
         vn=c.vn,
         vnt=0,
         candidatos=tuple(Candidate(n, nome, v, True) for n, nome, _, v in sorted(c.candidatos)),
+        simulado=True,  # `arquivo_u` writes "f": "s"
     )
 
 

@@ -119,11 +119,24 @@ def test_local_time_does_not_count_as_skew() -> None:
     assert criterion(out, "diferenca_horario")["ok"] is True
 
 
-def test_finished_parts_are_exempt_from_skew() -> None:
+def test_finished_parts_are_exempt_from_skew_but_not_from_file_age() -> None:
+    # Seed: "partes com 100% das seções totalizadas ficam isentas" is in the time-difference row
+    # only; the age row is "arquivo mais antigo entre as UFs", finished or not.
     done = Part(est=1_000_000, votes={13: 400_000, 22: 400_000}, hg=NOW - dt.timedelta(hours=2))
     out = run(snapshot_of(president_files({"df": done})))
     assert criterion(out, "diferenca_horario")["ok"] is True
-    assert criterion(out, "idade_arquivo_referencia")["ok"] is True
+    idade = criterion(out, "idade_arquivo_referencia")
+    assert idade["ok"] is False and idade["valor"] == 120.0
+    assert out["publicavel"] is False
+
+
+def test_every_part_finished_still_checks_file_age() -> None:
+    old = NOW - dt.timedelta(minutes=30)
+    done = Part(est=1_000_000, votes={13: 400_000, 22: 400_000}, hg=old)
+    out = run(snapshot_of(president_files(default=done)))
+    assert criterion(out, "diferenca_horario")["ok"] is True  # exempt: every part is final
+    assert criterion(out, "idade_arquivo_referencia")["valor"] == 30.0
+    assert "idade_arquivo_referencia" in out["criterios_nao_atendidos"]
 
 
 def test_missing_file() -> None:

@@ -33,6 +33,8 @@ def project(tmp_path: Path, night: Path) -> Path:
     """A throw-away project: fixture content + the method page the pages link to + templates + data."""
     root = tmp_path / "projeto"
     shutil.copytree(FIXTURE_CONTENT, root / "content")
+    # The demonstration runoff's candidate 13 has a candidate file: pages use its spelling.
+    shutil.copy2(REPO / "content" / "candidatos" / "helena-prado.toml", root / "content" / "candidatos")
     (root / "content" / "metodologia" / "projecao.md").write_text(METHOD_PAGE, encoding="utf-8")
     shutil.copytree(REPO / "templates", root / "templates")
     shutil.copytree(night, root / "data")

@@ -20,6 +20,7 @@ from jobs.serve import make_server
 from site_builder.build import build_site
 
 SITE_URL = "https://teste.example.org"  # url_base of the fixture site
+REPO = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(
     shutil.which("curl") is None or shutil.which("sha256sum") is None,
     reason="curl e sha256sum são necessários para rodar os comandos de auditoria",
@@ -40,6 +41,34 @@ def served(project: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
         server.server_close()
 
 
+def stdlib_python(tmp_path: Path) -> Path:
+    """A folder whose `python3` is a bare interpreter (3.11+, without this project installed) when
+    the machine has one, else this test's interpreter."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    chosen = sys.executable
+    for candidate in ("/usr/bin/python3", "/bin/python3"):
+        done = (
+            subprocess.run(
+                [
+                    candidate,
+                    "-c",
+                    "import sys, importlib.util as u; sys.exit(0 if sys.version_info >= (3, 11) "
+                    "and u.find_spec('site_builder') is None else 1)",
+                ],
+                capture_output=True,
+                check=False,
+            )
+            if Path(candidate).is_file()
+            else None
+        )
+        if done is not None and done.returncode == 0:
+            chosen = candidate
+            break
+    (folder / "python3").symlink_to(chosen)
+    return folder
+
+
 def commands(page: str) -> list[str]:
     return [html.unescape(c) for c in re.findall(r"<pre><code>(.*?)</code></pre>", page, re.S)]
 
@@ -50,14 +79,19 @@ def test_commands_on_a_capture_page_rerun_it(served: tuple[Path, str], tmp_path:
     page = (out / race / "2026-10-04T21-39-46Z/index.html").read_text(encoding="utf-8")
     repo, download, rerun = commands(page)
     assert repo == "eleicoes auditar data/tse/6257/presidente/2026-10-04T21-39-46Z"
-    previous = commands((out / race / "2026-10-04T21-36-05Z/index.html").read_text(encoding="utf-8"))[1]
+    assert download.count("sha256sum -c") == 2  # this reading and the previous one, both verified
+    assert download.startswith(
+        f"mkdir 2026-10-04T21-36-05Z && cd 2026-10-04T21-36-05Z && curl -sfO {SITE_URL}/"
+    )
     work = tmp_path / "auditoria"
     work.mkdir()
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
-    if shutil.which("eleicoes", path=env["PATH"]) is None:  # the documented stand-alone equivalent
-        rerun = rerun.replace("eleicoes projetar", f"{sys.executable} -m model.cli projetar")
-    for command in (previous, download):
-        subprocess.run(["bash", "-c", command.replace(SITE_URL, base)], cwd=work, env=env, check=True)
+    env = {**os.environ, "PATH": f"{stdlib_python(tmp_path)}{os.pathsep}{os.environ['PATH']}"}
+    assert rerun.startswith("PYTHONPATH=eleicoes-codigo python3 -m model.cli projetar 2026-10-04T21-39-46Z")
+    # Nothing of the project but its model/ folder: no installed package, no other module.
+    shutil.copytree(
+        REPO / "model", work / "eleicoes-codigo" / "model", ignore=shutil.ignore_patterns("__pycache__")
+    )
+    subprocess.run(["bash", "-c", download.replace(SITE_URL, base)], cwd=work, env=env, check=True)
     assert sorted(p.name for p in (work / "2026-10-04T21-39-46Z").iterdir()) == sorted(
         p.name for p in (out / race / "2026-10-04T21-39-46Z").iterdir() if p.name != "index.html"
     )
@@ -69,6 +103,7 @@ def test_commands_on_a_capture_page_rerun_it(served: tuple[Path, str], tmp_path:
     target = out / race / "2026-10-04T21-39-46Z/sp-c0001-e006257-u.json"
     target.write_bytes(target.read_bytes() + b"\n")
     shutil.rmtree(work / "2026-10-04T21-39-46Z")
+    shutil.rmtree(work / "2026-10-04T21-36-05Z")
     failed = subprocess.run(
         ["bash", "-c", download.replace(SITE_URL, base)], cwd=work, env=env, capture_output=True, check=False
     )
