@@ -2,6 +2,8 @@
 
 `eleicoes redes capturar|coletar` and `eleicoes checagens fila|rascunho|descartar|memoria ...`.
 Everything printed from a post is untrusted: control and bidi characters are removed first.
+Each subcommand imports the modules it runs (capture, embeddings, LLM) when it runs, so the others,
+and `eleicoes checagens validar` beside them, do not pay for those imports.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from jobs.analise.afirmacoes import analisador_de
 from jobs.analise.config import ConfigAnalise, config_analise
 from jobs.checagens.acervo import (
     Decisao,
@@ -22,17 +23,7 @@ from jobs.checagens.acervo import (
     agora_iso,
     registrar_decisoes,
 )
-from jobs.checagens.captura import capturar
-from jobs.checagens.coletores import coletar
 from jobs.checagens.configuracao import ConfigChecagens, config_checagens
-from jobs.checagens.fila import montar_fila
-from jobs.checagens.memoria import (
-    SUGESTAO_OCORRENCIA,
-    confirmar_ocorrencia,
-    memoria_do_projeto,
-    pontuacao_legivel,
-)
-from jobs.checagens.rascunho import busca_de, escrever_rascunho
 from jobs.configuracao import ConfigSectionError, ler_secao
 
 # C0/C1 controls (ANSI escapes start with ESC) and bidi overrides that can disguise text in a terminal
@@ -75,6 +66,10 @@ def _executar(args: argparse.Namespace) -> int:
 
 
 def _capturar(args: argparse.Namespace) -> int:
+    from jobs.analise.afirmacoes import analisador_de
+    from jobs.checagens.captura import capturar
+    from jobs.checagens.memoria import SUGESTAO_OCORRENCIA, memoria_do_projeto, pontuacao_legivel
+
     raiz, config, analise = _configs(args)
     memoria, avisos = memoria_do_projeto(raiz, config, analise)
     resultado = capturar(
@@ -99,6 +94,9 @@ def _capturar(args: argparse.Namespace) -> int:
 
 
 def _coletar(args: argparse.Namespace) -> int:
+    from jobs.analise.afirmacoes import analisador_de
+    from jobs.checagens.coletores import coletar
+
     raiz, config, analise = _configs(args)
     if not config.coletores:
         print("nenhum coletor configurado em [[checagens.coletores]]")
@@ -115,6 +113,9 @@ def _coletar(args: argparse.Namespace) -> int:
 
 
 def _fila(args: argparse.Namespace) -> int:
+    from jobs.checagens.fila import montar_fila
+    from jobs.checagens.memoria import SUGESTAO_OCORRENCIA, memoria_do_projeto, pontuacao_legivel
+
     raiz, config, analise = _configs(args)
     memoria, avisos = memoria_do_projeto(raiz, config, analise)
     fila, avisos_fila = montar_fila(raiz, config, memoria, args.limite, args.candidato)
@@ -163,6 +164,9 @@ def _fila(args: argparse.Namespace) -> int:
 
 
 def _rascunho(args: argparse.Namespace) -> int:
+    from jobs.checagens.memoria import memoria_do_projeto
+    from jobs.checagens.rascunho import busca_de, escrever_rascunho
+
     raiz, config, analise = _configs(args)
     memoria, _avisos = memoria_do_projeto(raiz, config, analise)
     caminho, rascunho = escrever_rascunho(
@@ -193,6 +197,8 @@ def _descartar(args: argparse.Namespace) -> int:
 
 
 def _memoria_buscar(args: argparse.Namespace) -> int:
+    from jobs.checagens.memoria import memoria_do_projeto, pontuacao_legivel
+
     raiz, config, analise = _configs(args)
     memoria, avisos = memoria_do_projeto(raiz, config, analise)
     texto, candidato = args.texto, args.candidato
@@ -215,6 +221,9 @@ def _memoria_buscar(args: argparse.Namespace) -> int:
 
 
 def _memoria_sugestoes(args: argparse.Namespace) -> int:
+    from jobs.checagens.fila import montar_fila
+    from jobs.checagens.memoria import SUGESTAO_OCORRENCIA, memoria_do_projeto, pontuacao_legivel
+
     raiz, config, analise = _configs(args)
     memoria, _avisos = memoria_do_projeto(raiz, config, analise)
     fila, _ = montar_fila(raiz, config, memoria, limite=10**9)
@@ -229,6 +238,8 @@ def _memoria_sugestoes(args: argparse.Namespace) -> int:
 
 
 def _memoria_confirmar(args: argparse.Namespace) -> int:
+    from jobs.checagens.memoria import confirmar_ocorrencia
+
     raiz, config, _analise = _configs(args)
     caminho = confirmar_ocorrencia(raiz, config, args.afirmacao, args.checagem, args.editor)
     print(f"ocorrência acrescentada a {caminho}; revise o diff e abra o pull request")
@@ -285,7 +296,7 @@ def register(checagens_sub: Any, redes_sub: Any) -> None:
     p = checagens_sub.add_parser(
         "descartar", help="tira uma afirmação da fila (a redação decide o que entra)"
     )
-    p.add_argument("afirmacao", metavar="CLAIM_ID")
+    p.add_argument("afirmacao", metavar="CLAIM_ID", help="id da afirmação a descartar")
     p.add_argument("--editor", required=True, help="quem descarta")
     p.add_argument("--motivo", default="", help="por que não será checada")
     _comuns(p)
@@ -299,7 +310,7 @@ def register(checagens_sub: Any, redes_sub: Any) -> None:
         "--afirmacao", default="", metavar="CLAIM_ID", help="usar o texto de uma afirmação capturada"
     )
     p.add_argument("--candidato", default="", help="candidato de quem é o texto")
-    p.add_argument("--limite", type=int, default=5)
+    p.add_argument("--limite", type=int, default=5, help="quantas checagens mostrar (padrão: 5)")
     _comuns(p)
     p.set_defaults(func=_executar, acao=_memoria_buscar)
     p = memoria_sub.add_parser(
@@ -312,7 +323,7 @@ def register(checagens_sub: Any, redes_sub: Any) -> None:
         help="confirma uma afirmação como nova ocorrência de uma checagem publicada",
         description="Acrescenta [[ocorrencias]] ao front matter da checagem; o resto do arquivo não muda.",
     )
-    p.add_argument("afirmacao", metavar="CLAIM_ID")
+    p.add_argument("afirmacao", metavar="CLAIM_ID", help="id da afirmação repetida")
     p.add_argument("checagem", metavar="CHECK_ID", help="id da checagem publicada")
     p.add_argument("--editor", required=True, help="quem confirma")
     _comuns(p)

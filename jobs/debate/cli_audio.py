@@ -1,4 +1,8 @@
-"""`eleicoes debate processar`: the audio front end (issue 8) from the command line."""
+"""`eleicoes debate processar`: the audio front end (issue 8) from the command line.
+
+The audio modules (numpy, faster-whisper, the LLM client) are imported by the commands that run them,
+so the other `eleicoes debate` commands do not pay for them.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +13,12 @@ import shutil
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobs.debate.config_audio import ConfigAudio, ErroConfig, carregar_config_audio
-from jobs.debate.demo_audio import preparar_demo, simular_gravador
-from jobs.debate.falantes import Diarizador, DiarizadorSenko
-from jobs.debate.modelo_whisper import ErroModelo, carregar_modelo, resolver_modelo
-from jobs.debate.processar import ErroProcessamento, Processador, identificador_padrao, motor_padrao
-from jobs.debate.segmentos import ErroFonte, abrir_fonte
+
+if TYPE_CHECKING:
+    from jobs.debate.falantes import Diarizador
 
 PASTA_DEBATES = Path("data/debates")
 DURACAO_SEGMENTO_DEMO_S = 4.0
@@ -68,6 +70,8 @@ def register(sub: Any) -> None:
 
 def fabrica_modelo(config: ConfigAudio) -> Any:
     """The faster-whisper model the configuration names (packaged base model by default), loaded once."""
+    from jobs.debate.modelo_whisper import carregar_modelo, resolver_modelo
+
     caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
     return carregar_modelo(caminho, config.whisper_threads)
 
@@ -78,6 +82,8 @@ def fabrica_diarizador(config: ConfigAudio) -> Any:
         return None
 
     def criar(salvo: dict[str, Any]) -> Diarizador:
+        from jobs.debate.falantes import DiarizadorSenko
+
         return DiarizadorSenko(salvo)
 
     return criar
@@ -85,6 +91,10 @@ def fabrica_diarizador(config: ConfigAudio) -> Any:
 
 def run_processar(args: argparse.Namespace) -> int:
     """Run the audio job for one debate; errors go to stderr in Portuguese."""
+    from jobs.debate.modelo_whisper import ErroModelo
+    from jobs.debate.processar import ErroProcessamento, Processador, identificador_padrao, motor_padrao
+    from jobs.debate.segmentos import ErroFonte, abrir_fonte
+
     debate_dir = args.dados / args.debate
     if not debate_dir.is_dir():
         print(f"erro: o debate {args.debate!r} não existe ({debate_dir} não encontrada)", file=sys.stderr)
@@ -128,6 +138,8 @@ def run_processar(args: argparse.Namespace) -> int:
 
 def run_demo_audio(args: argparse.Namespace) -> int:
     """Generate the fictional debate's audio and process it live; the page fills in turn by turn."""
+    from jobs.debate.demo_audio import preparar_demo, simular_gravador
+
     debate_dir = args.dados / args.id
     origem = Path(".cache") / "demo-audio" / args.id
     shutil.rmtree(origem, ignore_errors=True)

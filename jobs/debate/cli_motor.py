@@ -23,7 +23,6 @@ from jobs.debate.edicoes import (
     validar_checagem,
     validar_locutor,
 )
-from jobs.debate.pipeline import executar
 
 PASTA_DEBATES = Path("data/debates")
 CONFIG = Path("eleicoes.toml")
@@ -54,7 +53,12 @@ def register(sub: Any) -> None:
 
     loc = acoes.add_parser("locutor", help="diz quem é a voz de um rótulo da transcrição")
     loc.add_argument("rotulo", help="rótulo do locutor na transcrição (ex.: VOZ_07)")
-    loc.add_argument("--papel", required=True, choices=("candidato", "moderador", "jornalista", "eleitor"))
+    loc.add_argument(
+        "--papel",
+        required=True,
+        choices=("candidato", "moderador", "jornalista", "eleitor"),
+        help="papel da voz no debate",
+    )
     loc.add_argument("--candidato", default="", help="id do candidato (quando o papel é candidato)")
     loc.add_argument("--nome", default="", help="nome mostrado na página")
     loc.set_defaults(acao_func=_editar_locutor)
@@ -80,9 +84,13 @@ def register(sub: Any) -> None:
     vis = chk.add_mutually_exclusive_group()
     vis.add_argument("--ocultar", action="store_true", help="tira a checagem da página e da nota")
     vis.add_argument("--mostrar", action="store_true", help="volta a mostrar a checagem")
-    chk.add_argument("--veredito", choices=("verdadeiro", "impreciso", "enganoso", "falso", "sem_dados"))
-    chk.add_argument("--confianca", choices=("alta", "baixa"))
-    chk.add_argument("--explicacao")
+    chk.add_argument(
+        "--veredito",
+        choices=("verdadeiro", "impreciso", "enganoso", "falso", "sem_dados"),
+        help="veredito corrigido",
+    )
+    chk.add_argument("--confianca", choices=("alta", "baixa"), help="confiança corrigida")
+    chk.add_argument("--explicacao", help="explicação corrigida")
     chk.add_argument("--fonte", nargs=2, action="append", metavar=("TITULO", "URL"), help="fonte (repetível)")
     chk.add_argument("--motivo", default="", help="por que o editor corrigiu")
     chk.add_argument("--desfazer", action="store_true", help="remove a correção: volta ao que a máquina fez")
@@ -132,6 +140,8 @@ def _placar(args: argparse.Namespace) -> int:
 
 
 def _ciclo(args: argparse.Namespace, pasta: Path, reavaliar: bool = False) -> int:
+    from jobs.debate.pipeline import executar  # the LLM client: only the commands that run a cycle
+
     try:
         config = carregar(args.config)
         ciclo = executar(pasta, config, reavaliar=reavaliar)
