@@ -5,6 +5,9 @@ default, never the tracked `data/`): the TSE replay server steps through a synth
 (fictional candidates), the scheduler polls it, the debate job transcribes a generated debate as
 its segments arrive, the fact-check desk is the sample content, and every change is rebuilt and
 published to a local folder served on http://127.0.0.1:8000. It stops when the night ends.
+
+It orchestrates the scheduler, so it sits beside `scheduler.py`, above `jobs/`. The scheduler and the
+builder are imported when the demo runs, so `eleicoes servir` (a static server) does not pay for them.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ from pathlib import Path
 from typing import Any
 
 from jobs.serve import DEFAULT_HOST, DEFAULT_PORT, make_server
-from site_builder.build import build_site
-from site_builder.errors import BuildError
 
 log = logging.getLogger("eleicoes.demo")
 
@@ -306,6 +307,9 @@ def register(sub: Any) -> None:
 
 def run_demo(args: argparse.Namespace) -> int:
     """Check the content builds strictly, then run the night until it ends."""
+    from site_builder.build import build_site  # the builder, like the scheduler, only for the demo
+    from site_builder.errors import BuildError
+
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("apscheduler").setLevel(logging.WARNING)
     repo = Path.cwd()

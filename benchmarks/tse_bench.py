@@ -84,7 +84,7 @@ class Servidor:
 
     def __init__(self, night: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "jobs.cli", "tse", "servidor", "--replay", str(night), "--porta", "0"],
+            [sys.executable, "-m", "eleicoes", "tse", "servidor", "--replay", str(night), "--porta", "0"],
             cwd=ROOT,
             stdout=subprocess.PIPE,
             text=True,

@@ -1,6 +1,6 @@
 """Model CLI: `projetar` (snapshot -> output JSON) and `baseline` (1st-round files -> baselines).
 
-Registered into the project's `eleicoes` console script by `jobs/cli.py`, and runnable alone with
+Registered into the project's `eleicoes` console script (`eleicoes.py`), and runnable alone with
 `python -m model.cli ...` (standard library only), so an auditor needs nothing else.
 """
 
@@ -23,11 +23,15 @@ from model.baselines import (
 )
 from model.calibration import CALIBRATION_PATH, CalibrationError, load_calibration
 from model.forecast import ProjectionError, project, to_json_bytes
+from model.ptbr_cli import ArgumentParser, describe_os_error
 from model.snapshot import SnapshotError, parse_iso, previous_snapshot_dir, read_snapshot
 from model.tse_files import ResultRecord, TseFormatError, parse_file_name, parse_result
 
 
-def _err(msg: str) -> int:
+def _err(msg: str | Exception) -> int:
+    """Print one Portuguese error line; returns the exit status."""
+    if isinstance(msg, OSError):
+        msg = describe_os_error(msg)
     print(f"erro: {msg}", file=sys.stderr)
     return 2
 
@@ -60,7 +64,7 @@ def cmd_projetar(args: argparse.Namespace) -> int:
             corrigir_deriva=not args.sem_correcao,
         )
     except (SnapshotError, CalibrationError, ProjectionError, ValueError, OSError) as exc:
-        return _err(str(exc))
+        return _err(exc)
     sys.stdout.buffer.write(to_json_bytes(out))
     sys.stdout.flush()
     return 0
@@ -147,7 +151,7 @@ def cmd_baseline(args: argparse.Namespace) -> int:
             )
             built = [baseline_from_records(args.eleicao, args.cargo, uf, nivel, recs, fonte)]
     except (TseFormatError, ValueError, KeyError, OSError) as exc:
-        return _err(str(exc))
+        return _err(exc)
     for b in built:
         print(f"{write_baseline(b, saida)}: {len(b.partes)} partes, finalistas {b.finalistas}")
     return 0
@@ -160,7 +164,9 @@ def register(sub: Any) -> None:
         help="projeta o resultado final a partir de um snapshot do TSE",
         description="Lê SNAPSHOT_DIR (arquivos brutos do TSE + captura.json) e imprime o JSON da projeção.",
     )
-    p.add_argument("snapshot", metavar="SNAPSHOT_DIR")
+    p.add_argument(
+        "snapshot", metavar="SNAPSHOT_DIR", help="pasta do snapshot: arquivos brutos do TSE e captura.json"
+    )
     p.add_argument(
         "--cargo",
         choices=["presidente", "governador"],
@@ -193,8 +199,13 @@ def register(sub: Any) -> None:
     )
     b.add_argument("arquivos", nargs="*", metavar="ARQUIVO", help="arquivos -u.json finais do 1º turno")
     b.add_argument("--eleicao", default=None, help="código do 2º turno a que a base serve (ex.: 6258)")
-    b.add_argument("--cargo", choices=["presidente", "governador"], default="presidente")
-    b.add_argument("--uf", default=None)
+    b.add_argument(
+        "--cargo",
+        choices=["presidente", "governador"],
+        default="presidente",
+        help="cargo (padrão: presidente)",
+    )
+    b.add_argument("--uf", default=None, help="UF do governador (ex.: ac)")
     b.add_argument(
         "--nivel",
         choices=["uf", "municipio", "zona"],
@@ -214,7 +225,7 @@ def register(sub: Any) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Stand-alone entry point: `python -m model.cli projetar SNAPSHOT_DIR`."""
-    parser = argparse.ArgumentParser(prog="python -m model.cli", description="Modelo de projeção (stdlib).")
+    parser = ArgumentParser(prog="python -m model.cli", description="Modelo de projeção (stdlib).")
     sub = parser.add_subparsers(dest="comando", metavar="COMANDO", required=True)
     register(sub)
     args = parser.parse_args(argv)

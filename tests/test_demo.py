@@ -15,7 +15,7 @@ from pathlib import Path
 import extruct
 import pytest
 
-from jobs.demo import Demo, DemoOptions
+from demo import Demo, DemoOptions
 from tests.support.navegador import CHROMIUM, Navegador, salvar
 
 REPO = Path(__file__).resolve().parent.parent
@@ -119,7 +119,7 @@ def test_pages_load_in_a_browser_without_console_errors(
 
 
 def test_the_demo_debate_is_done_once_the_recording_ended_and_nothing_changed(tmp_path: Path) -> None:
-    from jobs.demo import RecordedDebate
+    from demo import RecordedDebate
     from scheduler import Outcome
 
     results = iter([True, False, True, False])

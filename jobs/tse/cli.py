@@ -246,7 +246,7 @@ def register(sub: Any) -> None:
     r = tse_sub.add_parser(
         "noite-real", help="monta uma noite com as capturas reais do 1º turno (shared/datasets/tse)"
     )
-    r.add_argument("destino", metavar="NOITE_DIR")
+    r.add_argument("destino", metavar="NOITE_DIR", help="pasta onde a noite é gravada")
     r.add_argument("--origem", default=None, help="pasta datasets/tse (padrão: ../shared/datasets/tse)")
     r.add_argument("--sem-final", action="store_true", help="sem a captura final assinada")
     r.set_defaults(func=cmd_noite_real)
@@ -254,7 +254,7 @@ def register(sub: Any) -> None:
     n = tse_sub.add_parser(
         "noite-sintetica", help="monta uma noite sintética de 2º turno (candidatos fictícios) para a demo"
     )
-    n.add_argument("destino", metavar="NOITE_DIR")
+    n.add_argument("destino", metavar="NOITE_DIR", help="pasta onde a noite é gravada")
     n.add_argument("--inicio", default="2026-10-25T20:30:00Z", help="primeira captura (UTC)")
     n.add_argument("--niveis", default="0.15,0.3,0.45,0.6,0.75,0.9,1.0", help="frações apuradas")
     n.add_argument("--passo-min", type=float, default=10.0, help="minutos entre capturas")
@@ -267,5 +267,5 @@ def register(sub: Any) -> None:
         description="Confere as assinaturas .jws, os SHA-256 de captura.json e roda o modelo de novo "
         "sobre os arquivos brutos: sai com 0 se tudo bate byte a byte, 1 com as diferenças.",
     )
-    a.add_argument("snapshot", metavar="SNAPSHOT_DIR")
+    a.add_argument("snapshot", metavar="SNAPSHOT_DIR", help="pasta do snapshot guardado (com saida.json)")
     a.set_defaults(func=cmd_auditar)

@@ -242,16 +242,20 @@ def register(sub: Any) -> None:
         help="grava uma noite simulada (capturas no formato do TSE) para o servidor de replay",
         description="Gera uma noite inteira de capturas no formato do TSE a partir dos resultados de 2022.",
     )
-    n.add_argument("saida", metavar="PASTA_DA_NOITE")
-    n.add_argument("--semente", type=int, default=0)
-    n.add_argument("--capturas", type=int, default=60)
-    n.add_argument("--eleicao-presidente", default="6258")
-    n.add_argument("--eleicao-governador", default="6260")
+    n.add_argument("saida", metavar="PASTA_DA_NOITE", help="pasta onde a noite é gravada")
+    n.add_argument("--semente", type=int, default=0, help="semente do sorteio (padrão: 0)")
+    n.add_argument("--capturas", type=int, default=60, help="capturas na noite (padrão: 60)")
+    n.add_argument(
+        "--eleicao-presidente", default="6258", help="código da eleição de presidente (padrão: 6258)"
+    )
+    n.add_argument(
+        "--eleicao-governador", default="6260", help="código da eleição de governador (padrão: 6260)"
+    )
     n.add_argument("--governadores", default="am,es", help="UFs com 2º turno de governador em 2022 a incluir")
     n.add_argument("--sem-df-zonas", action="store_true", help="não grava o DF por zona")
     n.add_argument(
         "--municipios-presidente", action="store_true", help="grava também o presidente por município"
     )
     n.add_argument("--so-ufs", default=None, help=argparse.SUPPRESS)
-    n.add_argument("--datasets", default=None)
+    n.add_argument("--datasets", default=None, help="pasta shared/datasets")
     n.set_defaults(func=cmd_simular_noite)

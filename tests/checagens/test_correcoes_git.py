@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from eleicoes import main
 from jobs.checagens.ocorrencias_toml import acrescentar_ocorrencia_arquivo
-from jobs.cli import main
 from site_builder.conteudo.registros import Ocorrencia
 from tests.checagens.conftest import FIXTURES
 

@@ -265,7 +265,7 @@ def test_feed_atom_com_atualizacoes(construido: Path, publicadas: list[Checagem]
 def test_conteudo_de_exemplo_passa_no_validar(
     site_do_repositorio: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from jobs.cli import main
+    from eleicoes import main
 
     assert main(["checagens", "validar", "--raiz", str(site_do_repositorio)]) == 0
     assert capsys.readouterr().out == ""

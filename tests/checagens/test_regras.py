@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from site_builder.conteudo import regras
 from site_builder.conteudo.registros import Fonte
 from tests.checagens.conftest import FIXTURES

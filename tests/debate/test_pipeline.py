@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from eleicoes import main
 from jobs.analise.config import ConfigAnalise
-from jobs.cli import main
 from jobs.debate.config import DebateConfig, ErroConfig, de_dict
 from jobs.debate.pipeline import ARQ_PLACAR, atualizar, executar
 from tests.debate.conftest import Criar, escrever_transcricao

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from jobs.debate import placar
 from jobs.debate.placar import Classificado, ErroPlacar, calcular, ler_entrada, manchete
 

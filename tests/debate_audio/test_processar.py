@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.demo_audio import ROTEIRO_DEMO
 from jobs.debate.processar import Processador, ler_transcricao

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from jobs.debate.armazenamento import Bloco, Participante
 from jobs.debate.config_audio import ConfigAudio, ErroConfig, carregar_config_audio, config_audio
 from jobs.debate.falantes import (

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from jobs.configuracao import ConfigSectionError
 from jobs.publish.cli import with_target
 from jobs.publish.config import PublishConfig, load_publish_config
@@ -94,7 +94,7 @@ def test_cli_waits_for_a_run_holding_the_project_lock(tmp_path: Path) -> None:
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "pronto"
         cli = subprocess.Popen(
-            [sys.executable, "-m", "jobs.cli", "publicar", "--raiz", str(root)],
+            [sys.executable, "-m", "eleicoes", "publicar", "--raiz", str(root)],
             cwd=REPO,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from tests.redes.conftest import pagina
 from tests.support.paginas import ServidorPaginas
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import Corrida
 from tests.tse.conftest import PRESIDENT, Job, Replay, job_config

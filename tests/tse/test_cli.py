@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.cli import main
+from eleicoes import main
 from model.calibration import load_calibration
 from tests.tse.conftest import DATASETS, REPO, Replay
 
@@ -85,7 +85,7 @@ def test_server_command_serves_a_night(synthetic_night: Path) -> None:
         [
             sys.executable,
             "-m",
-            "jobs.cli",
+            "eleicoes",
             "tse",
             "servidor",
             "--replay",
