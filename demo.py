@@ -15,7 +15,9 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import logging
+import os
 import shutil
+import signal
 import sys
 import threading
 from collections.abc import Callable
@@ -34,6 +36,9 @@ DEMO_GOVERNORS = ("es",)  # one governor runoff by municipality beside the presi
 AUDIO_DEBATE = "demo-audio"
 SEGMENT_S = 4.0
 MAX_DEBATE_LAG_S = 300.0  # safety: the demo stops even if the debate never reports its end
+PREVIOUS_SUFFIX = ".anterior"
+STOP_GRACE_S = 4.0  # after Ctrl+C, jobs still running after this long are abandoned
+INTERRUPTED_STATUS = 130
 
 
 @dataclass(frozen=True)
@@ -104,14 +109,21 @@ class Demo:
 
     # --- preparation -------------------------------------------------------------------------
 
-    def prepare(self) -> None:
+    def prepare(self) -> Path | None:
         """A fresh workspace: links to the content and templates, a copy of the sample data, the
-        synthetic night, the debate's segments and the configuration of every job."""
+        synthetic night, the debate's segments and the configuration of every job.
+
+        The previous run's workspace is kept beside it (`<pasta>.anterior`, replacing the one kept
+        before); returns where it went, or None on a first run."""
         from jobs.tse.synthetic import make_synthetic_night
 
         workspace = self.root.parent
+        kept = None
         if workspace.exists():
-            shutil.rmtree(workspace)
+            kept = workspace.with_name(workspace.name + PREVIOUS_SUFFIX)
+            if kept.exists():
+                shutil.rmtree(kept)
+            workspace.rename(kept)
         self.root.mkdir(parents=True)
         (self.root / "templates").symlink_to(self.repo / "templates", target_is_directory=True)
         # A copy of the content: the demo's site.toml names the address it is served at (the audit
@@ -126,6 +138,7 @@ class Demo:
         night = workspace / "noite"
         make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, 10.0, DEMO_GOVERNORS)
         self._night = night
+        return kept
 
     def _write_config(self, replay_url: str, segments: Path | None) -> Path:
         governors = ", ".join(f'"{uf}"' for uf in DEMO_GOVERNORS)
@@ -242,11 +255,10 @@ pasta = "{self.published}"
         )
         self._runner.start()
 
-    def install_signal_handlers(self) -> None:
-        """Ctrl+C and SIGTERM stop the demo cleanly (the job in flight finishes)."""
-        import scheduler
-
-        scheduler.install_signal_handlers(self._runner)
+    def stop(self) -> None:
+        """Ask the night to stop (the scheduler lets the jobs in flight finish)."""
+        if self._runner is not None:
+            self._runner.stop("sinal")
 
     def wait(self) -> str:
         """Block until the night ends, the step limit, a signal or a safety limit; the reason."""
@@ -265,11 +277,50 @@ pasta = "{self.published}"
         self.site_server.shutdown()
         self.site_server.server_close()
 
-    def close(self) -> None:
-        """Stop the servers and the recorder."""
+    def close(self, *, keep_site: bool = False) -> None:
+        """Stop the servers and the recorder (all but the site server with `keep_site`)."""
         for closer in reversed(self._closers):
-            closer()
-        self._closers.clear()
+            if not (keep_site and closer == self._close_site):
+                closer()
+        self._closers = [c for c in self._closers if keep_site and c == self._close_site]
+
+
+@dataclass
+class StopOnSignal:
+    """Ctrl+C / SIGTERM handler: the first asks everything to stop and arms a watchdog that ends the
+    process if stopping takes longer than `grace_s` (a transcription in flight can take minutes); a
+    second one ends the process at once."""
+
+    on_first: Callable[[], None]
+    grace_s: float = STOP_GRACE_S
+    force_exit: Callable[[int], None] = os._exit
+    asked: threading.Event = field(default_factory=threading.Event)
+
+    def __call__(self, signum: int, frame: object) -> None:
+        del frame
+        if self.asked.is_set():
+            print("\nsegundo Ctrl+C: encerrando agora.", file=sys.stderr, flush=True)
+            self.force_exit(INTERRUPTED_STATUS)
+            return
+        self.asked.set()
+        log.info("sinal %s recebido: encerrando (Ctrl+C de novo para sair já)", signal.Signals(signum).name)
+        watchdog = threading.Timer(self.grace_s, self._too_slow)
+        watchdog.daemon = True
+        watchdog.start()
+        self.on_first()
+
+    def _too_slow(self) -> None:
+        print(
+            f"tarefas ainda em andamento após {self.grace_s:g} s: encerrando sem esperar por elas.",
+            file=sys.stderr,
+            flush=True,
+        )
+        self.force_exit(INTERRUPTED_STATUS)
+
+    def install(self) -> None:
+        """Handle SIGINT and SIGTERM with this object."""
+        signal.signal(signal.SIGINT, self)
+        signal.signal(signal.SIGTERM, self)
 
 
 def register(sub: Any) -> None:
@@ -327,13 +378,22 @@ def run_demo(args: argparse.Namespace) -> int:
         serve=not args.sem_servidor,
     )
     demo = Demo(repo, options)
-    demo.prepare()
+    kept = demo.prepare()
+    if kept is not None:
+        print(f"a execução anterior foi guardada em {kept} (substitui a guardada antes dela)", flush=True)
+    stopper = StopOnSignal(demo.stop)
+    stopper.install()
     try:
         demo.start()
-        demo.install_signal_handlers()
         if options.serve:
             print(f"site em {demo.url}/ (Ctrl+C para parar)", flush=True)
         reason = demo.wait()
+        demo.close(keep_site=True)
+        if options.serve and not stopper.asked.is_set():
+            print(f"noite encerrada ({reason}); o site continua em {demo.url}/", flush=True)
+            print("Ctrl+C para parar.", flush=True)
+            while not stopper.asked.wait(0.5):  # a timed wait keeps the main thread responsive to signals
+                pass
     finally:
         demo.close()
     print(

@@ -273,7 +273,9 @@ class Runner:
         line = f"{job.name}: {outcome} em {elapsed:.2f} s"
         if error or detail:
             line += f": {error or detail}"
-        (log.warning if outcome in ("erro", "ocupado") else log.info)(line)
+        # One line per meaningful change: an idle run (every few seconds per job) is debug detail.
+        level = {"erro": logging.WARNING, "ocupado": logging.WARNING, "sem_mudanca": logging.DEBUG}
+        log.log(level.get(outcome, logging.INFO), line)
         self._write_health()
         return outcome, result
 

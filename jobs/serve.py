@@ -1,14 +1,38 @@
-"""A small static file server for the built site (loopback only), with the site's 404 page."""
+"""A small static file server for the built site (loopback only), with the site's 404 page.
+
+It never lists a folder: a folder without `index.html` is a 404, except the root before the first
+publish, which answers a Portuguese "preparando o site" page that reloads itself.
+"""
 
 from __future__ import annotations
 
 import functools
 import http.server
+import io
+import os
 from pathlib import Path
 from typing import Any
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+PREPARING_RETRY_S = 3
+PREPARING_PAGE = f"""<!doctype html>
+<html lang="pt-BR">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="{PREPARING_RETRY_S}">
+<title>Preparando o site</title>
+</head>
+<body>
+<main>
+<h1>Preparando o site…</h1>
+<p>A primeira versão do site ainda está sendo gerada. Esta página se atualiza sozinha em alguns
+segundos.</p>
+</main>
+</body>
+</html>
+""".encode()
 
 
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
@@ -37,6 +61,19 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
                 self.wfile.write(body)
             return
         super().send_error(code, message, explain)
+
+    def list_directory(self, path: str | os.PathLike[str]) -> io.BytesIO | None:
+        """Never a listing: the "preparando" page at the root of an unpublished site, else 404."""
+        if Path(path).resolve() != Path(self.directory).resolve():
+            self.send_error(404)
+            return None
+        self.send_response(503)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(PREPARING_PAGE)))
+        self.send_header("Retry-After", str(PREPARING_RETRY_S))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        return io.BytesIO(PREPARING_PAGE)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: one line per request is noise in the demo."""

@@ -6,15 +6,11 @@ import argparse
 import shutil
 import subprocess
 import sys
-import threading
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 from eleicoes import COMMANDS, command_parser, main
-from jobs.serve import make_server
 from model.ptbr_cli import ArgumentParser
 
 REPO = Path(__file__).resolve().parents[1]
@@ -186,23 +182,3 @@ def test_build_command_and_bad_content(tmp_path: Path, capsys: pytest.CaptureFix
 def test_repository_site_builds_strict(tmp_path: Path) -> None:
     """The content shipped in the repo (what `make demo` serves) builds with no warning."""
     assert main(["build", "--strict", "--raiz", str(REPO), "--saida", str(tmp_path / "public")]) == 0
-
-
-def test_server_serves_pages_and_404(tmp_path: Path) -> None:
-    (tmp_path / "index.html").write_text("<h1>início</h1>", encoding="utf-8")
-    (tmp_path / "404.html").write_text("<h1>não encontrada</h1>", encoding="utf-8")
-    server = make_server(tmp_path, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        with urllib.request.urlopen(base + "/") as response:
-            assert response.headers["Content-Type"] == "text/html; charset=utf-8"
-            assert "início" in response.read().decode("utf-8")
-        with pytest.raises(urllib.error.HTTPError) as caught:
-            urllib.request.urlopen(base + "/nao-existe/")
-        assert caught.value.code == 404
-        assert "não encontrada" in caught.value.read().decode("utf-8")
-    finally:
-        server.shutdown()
-        server.server_close()

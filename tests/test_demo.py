@@ -7,7 +7,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
+import sys
+import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +18,7 @@ from pathlib import Path
 import extruct
 import pytest
 
-from demo import Demo, DemoOptions
+from demo import Demo, DemoOptions, StopOnSignal
 from tests.support.navegador import CHROMIUM, Navegador, salvar
 
 REPO = Path(__file__).resolve().parent.parent
@@ -168,3 +171,77 @@ def test_audit_commands_printed_by_the_demo_work_as_written(demo: Demo, tmp_path
         ["bash", "-c", rerun], cwd=work, env=env, capture_output=True, text=True, check=True, timeout=300
     )
     assert done.stdout.strip() == "idênticos"
+
+
+def test_a_rerun_keeps_the_previous_runs_folder(tmp_path: Path) -> None:
+    workspace = tmp_path / "demo"
+    first = Demo(REPO, DemoOptions(workspace=workspace, port=0, steps=1, audio=False))
+    assert first.prepare() is None
+    (workspace / "marca-1").write_text("1", encoding="utf-8")
+    assert Demo(REPO, first.options).prepare() == tmp_path / "demo.anterior"
+    assert (tmp_path / "demo.anterior" / "marca-1").is_file() and not (workspace / "marca-1").exists()
+    (workspace / "marca-2").write_text("2", encoding="utf-8")
+    Demo(REPO, first.options).prepare()  # the folder kept is the run just before, and only that one
+    assert (tmp_path / "demo.anterior" / "marca-2").is_file()
+    assert not (tmp_path / "demo.anterior" / "marca-1").exists()
+
+
+def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once() -> None:
+    stops: list[str] = []
+    exits: list[int] = []
+    exited = threading.Event()
+
+    def force_exit(status: int) -> None:
+        exits.append(status)
+        exited.set()
+
+    handler = StopOnSignal(lambda: stops.append("parar"), grace_s=0.05, force_exit=force_exit)
+    handler(signal.SIGINT, None)
+    assert stops == ["parar"] and handler.asked.is_set()
+    assert exited.wait(60)  # stopping never finished here: the watchdog ends the process
+    assert exits == [130]
+    handler(signal.SIGINT, None)  # a second Ctrl+C is not ignored
+    assert stops == ["parar"] and exits == [130, 130]
+
+
+def _start_demo(tmp_path: Path, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "eleicoes", "demo", "--pasta", str(tmp_path / "demo"), "--porta", "0",
+         "--sem-audio", *options],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+
+
+def _line_with(proc: subprocess.Popen[str], text: str) -> str:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        if text in line:
+            return line
+    raise AssertionError(f"a demo terminou sem escrever {text!r}")
+
+
+def test_the_site_stays_served_after_the_night_until_ctrl_c(tmp_path: Path) -> None:
+    proc = _start_demo(tmp_path, "--passos", "2")
+    try:
+        line = _line_with(proc, "o site continua em")
+        url = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert url is not None
+        with urllib.request.urlopen(url.group(0), timeout=30) as answer:
+            assert answer.status == 200 and "<main" in answer.read().decode("utf-8")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == 0
+        assert proc.stdout is not None and "demo encerrada" in proc.stdout.read()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_ctrl_c_during_the_night_stops_the_demo(tmp_path: Path) -> None:
+    proc = _start_demo(tmp_path, "--passo-s", "600")  # a night that would last 90 minutes
+    try:
+        _line_with(proc, "Ctrl+C para parar")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) in (0, 130)
+    finally:
+        proc.kill()
+        proc.wait()

@@ -4,6 +4,7 @@ the project lock, the health file and a clean stop on SIGTERM."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import signal
 import socket
@@ -398,3 +399,18 @@ def test_feeds_job_reads_the_configured_feeds_and_never_rebuilds(tmp_path: Path)
     config.write_text("[checagens]\nchave_inexistente = 1\n", encoding="utf-8")
     with pytest.raises(RuntimeError, match="configuração inválida"):
         scheduler.SocialFeeds(tmp_path, config)()
+
+
+def test_idle_runs_log_no_line_and_changes_do(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """One log line per meaningful change, not one per idle run of every job."""
+    idle = Counter()
+    busy = Counter(changes=lambda n: n == 3)
+    r = runner(tmp_path, [Job("tse", 0.02, busy), Job("debate", 0.02, idle)])
+    with caplog.at_level("INFO", logger="eleicoes.agendador"):
+        r.start()
+        until(lambda: idle.runs >= 10 and busy.runs >= 5)
+        r.stop()
+        r.wait()
+    run_line = re.compile(r"^(tse|debate): \w+ em ")
+    runs = [rec.getMessage() for rec in caplog.records if run_line.match(rec.getMessage())]
+    assert len(runs) == 1 and runs[0].startswith("tse: mudou em ")  # the one change, nothing idle
