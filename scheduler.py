@@ -37,6 +37,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError
 from jobs.publish.config import load_publish_config, read_section
 from jobs.publish.targets import is_hidden
+from model.ptbr_cli import ArgumentParser
 from site_builder.lock import LockBusyError, project_lock
 
 log = logging.getLogger("eleicoes.agendador")
@@ -577,8 +578,8 @@ def _pairs(values: Sequence[str], kind: Callable[[str], Any], option: str) -> di
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The command line of `python scheduler.py`."""
-    parser = argparse.ArgumentParser(
+    """The command line of `python scheduler.py` (texts in Portuguese, like `eleicoes`)."""
+    parser = ArgumentParser(
         prog="scheduler.py",
         description="Agendador: roda as tarefas (TSE, debates, checagens) e refaz + publica o site quando "
         "algo muda, até receber SIGTERM/SIGINT.",

@@ -121,17 +121,21 @@ def test_table_matches_what_each_module_registers() -> None:
 
 
 def test_every_group_has_a_description_and_every_option_a_help_line() -> None:
-    missing: list[str] = []
+    import scheduler  # `python scheduler.py` speaks like `eleicoes`
+
+    parsers = [scheduler.build_parser()]
     for module in sorted({c.module for c in COMMANDS.values()}):
-        for parser in _walk(command_parser(module))[1:]:
-            if not parser.description:
-                missing.append(f"{parser.prog}: sem descrição")
-            assert isinstance(parser, ArgumentParser), parser.prog  # Portuguese texts
-            for action in parser._actions:
-                if isinstance(action, argparse._SubParsersAction):
-                    continue
-                if action.help is None or not action.help.strip():
-                    missing.append(f"{parser.prog} {action.option_strings or action.dest}: sem ajuda")
+        parsers += _walk(command_parser(module))[1:]
+    missing: list[str] = []
+    for parser in parsers:
+        if not parser.description:
+            missing.append(f"{parser.prog}: sem descrição")
+        assert isinstance(parser, ArgumentParser), parser.prog  # Portuguese texts
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                continue
+            if action.help is None or not action.help.strip():
+                missing.append(f"{parser.prog} {action.option_strings or action.dest}: sem ajuda")
     assert missing == []
 
 
