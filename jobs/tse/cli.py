@@ -13,7 +13,6 @@ from typing import Any
 from jobs.configuracao import CONFIG_FILE
 from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import TseConfigError, carregar_config_tse
-from jobs.tse.cycle import PollState, TseError, run_cycle
 from jobs.tse.night import NightError, make_partial_night
 from jobs.tse.replay import Falhas, brasilia, make_server
 
@@ -29,6 +28,8 @@ def _now() -> str:
 
 def cmd_poll(args: argparse.Namespace) -> int:
     """Poll the TSE: one cycle (`--once`) or a loop every `intervalo_s` seconds until Ctrl+C."""
+    from jobs.tse.cycle import PollState, TseError, run_cycle  # the HTTP client: only for polling
+
     try:
         config = carregar_config_tse(Path(args.config))
     except TseConfigError as exc:
