@@ -1,7 +1,7 @@
 """The parts import each other in one direction only (docs/ARCHITECTURE.md), with no circle.
 
-Every module of `model/`, `site_builder/`, `jobs/` and the top-level modules (`scheduler.py`, and
-the demo and CLI dispatcher when they live there) is read with `ast`: imports at the top, inside
+Every module of `model/`, `site_builder/`, `jobs/` and the top-level modules (`scheduler.py`,
+`demo.py`, the `eleicoes.py` dispatcher) is read with `ast`: imports at the top, inside
 functions and under `if TYPE_CHECKING:`, plus `importlib.import_module("...")` with a literal name.
 Nothing is imported to find out. Type-only imports (`if TYPE_CHECKING:`) count for the directions
 (a type is a dependency) but not for circles (they never run).
@@ -31,10 +31,9 @@ PERMITIDO: dict[str, frozenset[str]] = {
     "scheduler": frozenset({"scheduler", "jobs", "site_builder", "model"}),
 }
 
-# TEMPORARY, and nothing else may be added: the demo still lives in jobs/ (jobs/demo.py drives the
-# scheduler). The edge goes away when the demo moves to a top-level demo.py beside scheduler.py
-# (issue 13); test_known_exceptions_are_still_needed then fails until this set is emptied.
-KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset({("jobs.demo", "scheduler")})
+# Imports allowed against the directions above, each with its reason. Empty: keep it so (the demo
+# moved beside the scheduler, issue 13); test_known_exceptions_are_still_needed keeps it honest.
+KNOWN_EXCEPTIONS: frozenset[tuple[str, str]] = frozenset()
 _FUNCOES_DE_IMPORT = frozenset({"import_module", "_import", "__import__"})
 
 

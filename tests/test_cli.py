@@ -97,6 +97,7 @@ THIRD_PARTY = {
     ("args", "forbidden"),
     [
         (["projetar", "--help"], set(HEAVY)),
+        (["build", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
         (["publicar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
         (["checagens", "validar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
         (["debate", "placar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
