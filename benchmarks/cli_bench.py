@@ -5,18 +5,20 @@ Measures, as separate processes and side by side: `eleicoes --help`; `eleicoes p
 since the last build of the shipped content) and a one-page `eleicoes publicar` to a local folder
 (one page changed since the last publish). Records the medians in docs/PERFORMANCE.md.
 
-    python benchmarks/cli_bench.py [--rodadas 5]
+    python benchmarks/cli_bench.py [--rodadas 9]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,25 +38,39 @@ def eleicoes_script() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "eleicoes"]
 
 
-def timed(command: Sequence[str], rounds: int, before: Callable[[int], None] | None = None) -> float:
-    """Median wall time of `command` run `rounds` times (after one warm-up run); fails if it fails."""
-    times: list[float] = []
+@dataclass(frozen=True)
+class Measured:
+    """One command to time, and what to do before each of its runs (given the run's number)."""
+
+    name: str
+    command: list[str]
+    before: Callable[[int], None] | None = None
+
+
+def timed(entries: Sequence[Measured], rounds: int) -> dict[str, float]:
+    """Median wall time of each command; the commands take turns in every round (after one warm-up
+    round), so a change in the machine's load hits them alike. Fails if a command fails."""
+    times: dict[str, list[float]] = {e.name: [] for e in entries}
     for i in range(rounds + 1):
-        if before is not None:
-            before(i)
-        start = time.perf_counter()
-        subprocess.run(command, cwd=REPO, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if i:
-            times.append(time.perf_counter() - start)
-    return median(times)
+        for entry in entries:
+            if entry.before is not None:
+                entry.before(i)
+            start = time.perf_counter()
+            subprocess.run(
+                entry.command, cwd=REPO, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            )
+            if i:
+                times[entry.name].append(time.perf_counter() - start)
+    return {name: median(values) for name, values in times.items()}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the measurements, print them side by side and record them."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rodadas", type=int, default=5, help="medições por comando (mediana)")
+    parser.add_argument("--rodadas", type=int, default=9, help="medições por comando (mediana)")
     args = parser.parse_args(argv)
     cli = eleicoes_script()
+    load = os.getloadavg()  # the machine may be shared: the figures depend on what else runs
     with tempfile.TemporaryDirectory(prefix="cli-bench-") as tmp:
         root = Path(tmp) / "projeto"
         for folder in ("content", "templates"):
@@ -70,18 +86,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         def change_one_page(i: int) -> None:
             page.write_text(f"{original}<!-- rodada {i} -->\n", encoding="utf-8")
 
-        figures = {
-            "python -c pass (interpreter start-up)": timed([sys.executable, "-c", "pass"], args.rodadas),
-            "eleicoes --help": timed([*cli, "--help"], args.rodadas),
-            "python -m model.cli projetar SNAP": timed(
-                [sys.executable, "-m", "model.cli", "projetar", str(SNAPSHOT)], args.rodadas
-            ),
-            "eleicoes projetar SNAP": timed([*cli, "projetar", str(SNAPSHOT)], args.rodadas),
-            "eleicoes build (nothing changed)": timed(build, args.rodadas),
-            "eleicoes publicar (one page changed, local folder)": timed(
-                publish, args.rodadas, before=change_one_page
-            ),
-        }
+        figures = timed(
+            [
+                Measured("python -c pass (interpreter start-up)", [sys.executable, "-c", "pass"]),
+                Measured("eleicoes --help", [*cli, "--help"]),
+                Measured(
+                    "python -m model.cli projetar SNAP",
+                    [sys.executable, "-m", "model.cli", "projetar", str(SNAPSHOT)],
+                ),
+                Measured("eleicoes projetar SNAP", [*cli, "projetar", str(SNAPSHOT)]),
+                Measured("eleicoes build (nothing changed)", build),
+                Measured("eleicoes publicar (one page changed, local folder)", publish, change_one_page),
+            ],
+            args.rodadas,
+        )
     ratio = figures["eleicoes projetar SNAP"] / figures["python -m model.cli projetar SNAP"]
     targets = {
         "eleicoes --help": f"≤ {HELP_TARGET_S} s",
@@ -91,8 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     }
     rows = [f"| {name} | {seconds:.2f} s | {targets.get(name, '')} |" for name, seconds in figures.items()]
     body = (
-        f"Whole process, median of {args.rodadas} runs after a warm-up; snapshot "
-        f"`{SNAPSHOT.relative_to(REPO.parent)}`.\n\n"
+        f"Whole process, median of {args.rodadas} rounds after a warm-up round (the commands take turns "
+        f"in each round); snapshot "
+        f"`{SNAPSHOT.relative_to(REPO.parent)}`; load average before the run "
+        f"{load[0]:.1f} (1 min), {load[1]:.1f} (5 min).\n\n"
         "| Command | Wall time | Target |\n|---|---|---|\n" + "\n".join(rows)
     )
     print(body)
