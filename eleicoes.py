@@ -10,17 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from model.ptbr_cli import ArgumentParser, describe_os_error
+from model.ptbr_cli import ArgumentParser, run_reporting_errors
 
 PROG = "eleicoes"
 DESCRIPTION = "Cobertura aberta das eleições de 2026: projeção, debates e checagens."
-DEBUG_ENV = "ELEICOES_DEBUG"
-INTERRUPTED_STATUS = 130  # the shell's convention for a process ended by SIGINT
 
 
 @dataclass(frozen=True)
@@ -80,31 +77,6 @@ def command_parser(module_name: str) -> ArgumentParser:
     return parser
 
 
-def describe(exc: BaseException) -> str:
-    """One Portuguese line saying what went wrong."""
-    if isinstance(exc, OSError):
-        return describe_os_error(exc)
-    text = " ".join(str(exc).split())
-    return (
-        f"falha inesperada ({type(exc).__name__}{': ' + text if text else ''}); "
-        f"para ver o rastreamento, rode de novo com {DEBUG_ENV}=1"
-    )
-
-
-def _run(name: str, action: Callable[[], int]) -> int:
-    """Run `action`; an exception becomes one line on stderr (unless ELEICOES_DEBUG is set)."""
-    try:
-        return action()
-    except KeyboardInterrupt:
-        print(f"{PROG} {name}: interrompido", file=sys.stderr)
-        return INTERRUPTED_STATUS
-    except Exception as exc:
-        if os.environ.get(DEBUG_ENV):
-            raise
-        print(f"{PROG} {name}: erro: {describe(exc)}", file=sys.stderr)
-        return 1
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse the command line and run the chosen subcommand; returns the exit status."""
     arguments = list(sys.argv[1:] if argv is None else argv)
@@ -119,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.func(args)
         return status
 
-    return _run(name, run)
+    return run_reporting_errors(f"{PROG} {name}", run)
 
 
 if __name__ == "__main__":

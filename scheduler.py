@@ -37,7 +37,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError
 from jobs.publish.config import load_publish_config, read_section
 from jobs.publish.targets import is_hidden
-from model.ptbr_cli import ArgumentParser
+from model.ptbr_cli import ArgumentParser, run_reporting_errors
 from site_builder.lock import LockBusyError, project_lock
 
 log = logging.getLogger("eleicoes.agendador")
@@ -675,4 +675,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_reporting_errors("scheduler.py", main))

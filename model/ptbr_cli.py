@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import argparse
 import errno
+import os
 import re
-from collections.abc import Iterable
+import sys
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, NoReturn
 
 HELP_TEXT = "mostra esta ajuda e sai"
 POSITIONALS_TITLE = "argumentos posicionais"
 OPTIONALS_TITLE = "opções"
 USAGE_PREFIX = "uso: "
+DEBUG_ENV = "ELEICOES_DEBUG"  # set (to anything) to see the traceback instead of the one-line error
+INTERRUPTED_STATUS = 130  # the shell's convention for a process ended by SIGINT
 
 # argparse's English error messages (Python 3.11+) and their Portuguese wording, tried in order.
 # The "argument X: " prefix is translated first, then the rest of the message.
@@ -115,3 +119,29 @@ def describe_os_error(exc: OSError) -> str:
     if exc.errno in known:
         return known[exc.errno]
     return f"falha de entrada/saída em {path} ({errno.errorcode.get(exc.errno or 0, exc.errno)})"
+
+
+def describe(exc: BaseException) -> str:
+    """One Portuguese line saying what went wrong."""
+    if isinstance(exc, OSError):
+        return describe_os_error(exc)
+    text = " ".join(str(exc).split())
+    return (
+        f"falha inesperada ({type(exc).__name__}{': ' + text if text else ''}); "
+        f"para ver o rastreamento, rode de novo com {DEBUG_ENV}=1"
+    )
+
+
+def run_reporting_errors(prog: str, action: Callable[[], int]) -> int:
+    """Run `action` and return its status; an exception becomes `prog: erro: ...`, one Portuguese
+    line on stderr, and status 1 (the traceback itself when ELEICOES_DEBUG is set)."""
+    try:
+        return action()
+    except KeyboardInterrupt:
+        print(f"{prog}: interrompido", file=sys.stderr)
+        return INTERRUPTED_STATUS
+    except Exception as exc:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        print(f"{prog}: erro: {describe(exc)}", file=sys.stderr)
+        return 1

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from eleicoes import DEBUG_ENV, describe
+from model.ptbr_cli import DEBUG_ENV, describe
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -89,3 +89,13 @@ def test_unexpected_failure_is_one_line_naming_the_debug_variable() -> None:
     line = describe(RuntimeError("algo\nquebrou"))
     assert "\n" not in line and "RuntimeError: algo quebrou" in line and DEBUG_ENV in line
     assert describe(FileNotFoundError(2, "No such file or directory", "/x/y")) == "/x/y não existe"
+
+
+def test_scheduler_errors_are_one_line_too(tmp_path: Path) -> None:
+    root = tmp_path / "projeto"
+    (root / "eleicoes.toml").mkdir(parents=True)
+    result = subprocess.run(
+        [sys.executable, "scheduler.py", "--raiz", str(root), "--duracao-s", "1"],
+        cwd=REPO, capture_output=True, text=True,
+    )  # fmt: skip
+    _one_line(result, "scheduler.py: erro:", "eleicoes.toml é uma pasta")
