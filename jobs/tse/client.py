@@ -3,6 +3,12 @@ gzip, a browser-like User-Agent and one global rate cap shared by every thread.
 
 The TSE blocks an IP for 10 minutes above 100 requests/s and a 304 still counts (TSE-FORMAT.md §1.4),
 so every attempt, retries included, takes a token from the same bucket.
+
+Hostile answers are bounded: every request has a total deadline (`prazo_total_s`, a server dripping
+one byte per second is cut there, not only per read), the body is decoded by us chunk by chunk with
+a cap on the decoded size (`tamanho_maximo_mb`: a gzip bomb stops at the cap, it is never inflated
+in memory), and a cycle deadline (`prazo`, set per cycle) turns the requests not yet sent, or still
+running, into "not answered".
 """
 
 from __future__ import annotations
@@ -11,9 +17,11 @@ import datetime as dt
 import email.utils
 import threading
 import time
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import requests
 
@@ -21,6 +29,68 @@ from jobs.tse.config import ConfigTse
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 30.0
+CHUNK = 16 * 1024  # bytes read (and, compressed, decoded) at a time
+
+
+class BodyError(Exception):
+    """A body that cannot be accepted: too big, too slow, badly encoded (Portuguese message).
+
+    `repetir` is False when asking again cannot help (the same file would be as big).
+    """
+
+    def __init__(self, mensagem: str, repetir: bool = True) -> None:
+        super().__init__(mensagem)
+        self.repetir = repetir
+
+
+def read_body(raw: Any, encoding: str, prazo: float, limite: int) -> bytes:
+    """The decoded body of a streamed answer, refusing more than `limite` decoded bytes and reading
+    past the monotonic instant `prazo`; BodyError otherwise.
+
+    `raw` is the urllib3 response; `read1` returns after one socket read, so a dripping server is
+    noticed at the deadline and not after the buffer fills.
+    """
+    enc = encoding.strip().lower()
+    dec: Any
+    if enc in ("", "identity"):
+        dec = None
+    elif enc in ("gzip", "x-gzip"):
+        dec = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    elif enc == "deflate":
+        dec = zlib.decompressobj()
+    else:
+        raise BodyError(f"codificação de conteúdo não suportada: {enc}")
+    out = bytearray()
+    mb = limite / (1024 * 1024)
+    while True:
+        if time.monotonic() > prazo:
+            raise BodyError(f"prazo total da requisição esgotado com {len(out)} bytes recebidos")
+        data = raw.read1(CHUNK, decode_content=False)
+        if not data:
+            break
+        if dec is None:
+            out += data
+        else:
+            try:
+                while data:
+                    out += dec.decompress(data, limite + 1 - len(out))
+                    data = dec.unconsumed_tail
+                    if len(out) > limite:
+                        break
+            except zlib.error as exc:
+                raise BodyError(f"corpo comprimido inválido ({exc})") from exc
+        if len(out) > limite:
+            raise BodyError(f"corpo maior que o limite de {mb:g} MB (tamanho_maximo_mb)", repetir=False)
+    if dec is not None:
+        try:
+            out += dec.flush()
+        except zlib.error as exc:
+            raise BodyError(f"corpo comprimido inválido ({exc})") from exc
+        if not dec.eof:
+            raise BodyError("corpo comprimido incompleto")
+        if len(out) > limite:
+            raise BodyError(f"corpo maior que o limite de {mb:g} MB (tamanho_maximo_mb)", repetir=False)
+    return bytes(out)
 
 
 class RateLimiter:
@@ -118,6 +188,7 @@ class TseClient:
         self._sessions: list[requests.Session] = []
         self._lock = threading.Lock()
         self._pool: ThreadPoolExecutor | None = None
+        self.prazo: float | None = None  # monotonic deadline of the current cycle (None: none)
 
     def _session(self) -> requests.Session:
         session: requests.Session | None = getattr(self._local, "session", None)
@@ -139,7 +210,10 @@ class TseClient:
         return session
 
     def get(self, pedido: Pedido) -> Resposta:
-        """One conditional GET with retries and backoff on timeouts, connection errors, 429 and 5xx."""
+        """One conditional GET with retries and backoff on timeouts, connection errors, 429 and 5xx.
+
+        Each try ends by `prazo_total_s`; no try starts, and no body is read, past the cycle deadline.
+        """
         headers: dict[str, str] = {}
         if pedido.etag:
             headers["If-None-Match"] = pedido.etag
@@ -149,17 +223,45 @@ class TseClient:
         status: int | None = None
         data: dt.datetime | None = None
         tentativas = self.config.tentativas
+        feitas = 0
         for tentativa in range(1, tentativas + 1):
+            ciclo = self.prazo
+            if ciclo is not None and time.monotonic() >= ciclo:
+                erro = (
+                    "prazo do ciclo esgotado; não pedido"
+                    if feitas == 0
+                    else f"{erro}; prazo do ciclo esgotado"
+                )
+                break
             self.limiter.acquire()
+            feitas = tentativa
             espera = self.config.espera_inicial_s * 2 ** (tentativa - 1)
+            prazo = time.monotonic() + self.config.prazo_total_s
+            if ciclo is not None:
+                prazo = min(prazo, ciclo)
             try:
                 r = self._session().get(
-                    pedido.url, headers=headers, timeout=self.config.tempo_limite_s, allow_redirects=False
+                    pedido.url,
+                    headers=headers,
+                    timeout=self.config.tempo_limite_s,
+                    allow_redirects=False,
+                    stream=True,
                 )
-                corpo = r.content  # gzip is decoded here; a cut connection raises here too
+                try:
+                    corpo = read_body(
+                        r.raw, r.headers.get("Content-Encoding", ""), prazo, self.config.tamanho_maximo
+                    )
+                finally:
+                    r.close()
             except requests.Timeout:
                 status, erro = None, f"tempo esgotado ({self.config.tempo_limite_s:g} s)"
             except requests.RequestException as exc:
+                status, erro = None, f"falha de conexão ({type(exc).__name__})"
+            except BodyError as exc:
+                status, erro = None, str(exc)
+                if not exc.repetir:
+                    break
+            except OSError as exc:  # a socket timeout or reset while streaming the body
                 status, erro = None, f"falha de conexão ({type(exc).__name__})"
             else:
                 status, data = r.status_code, _http_date(r.headers.get("Date"))
@@ -180,7 +282,7 @@ class TseClient:
                 espera = _retry_after(r.headers.get("Retry-After")) or espera
             if tentativa < tentativas and espera > 0:
                 self._sleep(espera)
-        return Resposta(pedido.url, status, None, None, None, data, erro, tentativas)
+        return Resposta(pedido.url, status, None, None, None, data, erro, feitas)
 
     def get_many(self, pedidos: Sequence[Pedido]) -> list[Resposta]:
         """GET many URLs over `conexoes` threads; answers in the order asked."""

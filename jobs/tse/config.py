@@ -88,7 +88,10 @@ class ConfigTse:
     requisicoes_por_segundo: float = 20.0  # global cap, all races and threads together
     rajada: int = 20  # token-bucket size: at most rajada + requisicoes_por_segundo requests in any second
     conexoes: int = 8  # parallel requests (the cap still holds)
-    tempo_limite_s: float = 10.0
+    tempo_limite_s: float = 10.0  # per socket read (connect, each chunk)
+    prazo_total_s: float = 20.0  # whole request (headers + body): a dripping server is cut here
+    prazo_ciclo_s: float = 120.0  # whole cycle: requests not sent by then count as not answered
+    tamanho_maximo_mb: float = 8.0  # decoded body cap (the largest real config file is ~0.5 MB)
     tentativas: int = 3
     espera_inicial_s: float = 0.5  # backoff: doubles at each new try
     intervalo_s: float = 30.0  # seconds between cycles of `poll` (the CDN caches ~60 s)
@@ -110,6 +113,11 @@ class ConfigTse:
     def caminho(self, p: Path) -> Path:
         """A configured path resolved against the project root."""
         return p if p.is_absolute() else self.raiz / p
+
+    @property
+    def tamanho_maximo(self) -> int:
+        """Decoded body cap in bytes."""
+        return int(self.tamanho_maximo_mb * 1024 * 1024)
 
     @property
     def dados(self) -> Path:
@@ -232,6 +240,9 @@ def config_tse(raw: Mapping[str, Any], raiz: Path = Path()) -> ConfigTse:
         ("espera_inicial_s", 0.0),
         ("intervalo_s", 0.0),
         ("catalogo_intervalo_s", 0.0),
+        ("prazo_total_s", 0.01),
+        ("prazo_ciclo_s", 0.01),
+        ("tamanho_maximo_mb", 0.001),
     ):
         if chave in raw:
             v[chave] = _numero(chave, raw[chave], piso)

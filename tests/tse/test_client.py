@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import functools
 import gzip
 import threading
 import time
+import tracemalloc
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
-from jobs.tse.client import Pedido, RateLimiter, TseClient
+from jobs.tse.client import BodyError, Pedido, RateLimiter, TseClient, read_body
 from jobs.tse.config import ConfigTse
 
 
@@ -56,6 +58,12 @@ def test_concurrent_callers_share_one_bucket() -> None:
     assert time.monotonic() - t0 >= 0.18  # 20 tokens at 100/s with a bucket of 1
 
 
+@functools.cache
+def bomb() -> bytes:
+    """64 MB of spaces after a JSON object, gzipped to about 64 KB."""
+    return gzip.compress(b'{"ok": true}' + b" " * (64 * 1024 * 1024), compresslevel=9, mtime=0)
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: Any
@@ -82,6 +90,31 @@ class Handler(BaseHTTPRequestHandler):
             return
         if self.path == "/slow":
             time.sleep(0.5)
+        if self.path == "/drip":  # headers at once, then one byte at a time until the client hangs up
+            self.send_response(200)
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            try:
+                for _ in range(100000):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    s.dripped += 1
+                    time.sleep(0.02)
+            except OSError:
+                return
+        if self.path in ("/huge", "/bomb"):
+            big = b'{"ok": true}' + b" " * (3 * 1024 * 1024)  # valid JSON, 3 MB
+            data = bomb() if self.path == "/bomb" else big
+            self.send_response(200)
+            if self.path == "/bomb":
+                self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                self.wfile.write(data)
+            except OSError:
+                return
+            return
         if self.headers.get("If-None-Match") == '"v1"':
             self.send_response(304)
             self.send_header("ETag", '"v1"')
@@ -102,7 +135,7 @@ class Handler(BaseHTTPRequestHandler):
 def server() -> Iterator[Any]:
     srv: Any = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.daemon_threads = True
-    srv.seen, srv.flaky = [], 0
+    srv.seen, srv.flaky, srv.dripped = [], 0, 0
     srv.handle_error = lambda *a: None  # the slow answer hits a client that already gave up
     t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     t.start()
@@ -160,3 +193,55 @@ def test_get_many_keeps_the_order(server: Any) -> None:
     respostas = c.get_many([Pedido(u) for u in urls])
     assert [r.url for r in respostas] == urls and all(r.status == 200 for r in respostas)
     c.close()
+
+
+def test_dripping_server_is_cut_at_the_total_deadline(server: Any) -> None:
+    """The per-read timeout never fires on a server sending one byte at a time; the total deadline does."""
+    c, _ = client(tentativas=1, tempo_limite_s=5.0, prazo_total_s=0.3)
+    r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/drip"))
+    assert r.status is None and r.corpo is None and "prazo total" in (r.erro or "")
+    assert server.dripped < 100000  # the client hung up long before the body ended
+    c.close()
+
+
+@pytest.mark.parametrize("path", ["/huge", "/bomb"])
+def test_body_over_the_cap_is_refused_while_decoding_and_not_retried(server: Any, path: str) -> None:
+    """A 3 MB valid file and a gzip bomb of 64 MB, with a 1 MB cap: refused, memory stays near the cap."""
+    c, _ = client(tentativas=3, tamanho_maximo_mb=1.0)
+    bomb()  # built before measuring: the server lives in this process
+    tracemalloc.start()
+    try:
+        r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}{path}"))
+        _, pico = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert r.status is None and "maior que o limite de 1 MB" in (r.erro or "") and r.tentativas == 1
+    assert pico < 8 * 1024 * 1024  # never the 64 MB of the bomb
+    assert [p for p, _ in server.seen].count(path) == 1
+    c.close()
+
+
+def test_nothing_is_asked_past_the_cycle_deadline(server: Any) -> None:
+    c, _ = client()
+    c.prazo = time.monotonic() - 1.0
+    r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/x"))
+    assert r.status is None and r.tentativas == 0 and "prazo do ciclo" in (r.erro or "")
+    assert server.seen == []
+    c.close()
+
+
+def test_read_body_refuses_bad_encodings() -> None:
+    class Raw:
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def read1(self, n: int, decode_content: bool = False) -> bytes:
+            out, self.data = self.data[:n], self.data[n:]
+            return out
+
+    longe = time.monotonic() + 3600
+    assert read_body(Raw(gzip.compress(b"{}")), "gzip", longe, 100) == b"{}"
+    with pytest.raises(BodyError, match="incompleto"):
+        read_body(Raw(gzip.compress(b"{}" * 100)[:20]), "gzip", longe, 1000)
+    with pytest.raises(BodyError, match="não suportada"):
+        read_body(Raw(b"x"), "br", longe, 100)
