@@ -70,6 +70,7 @@ LATEST = "latest"
 SAIDA = "saida.json"
 CAPTURA = "captura.json"
 COMMIT = re.compile(r"^[0-9a-f]{40}$")
+UNSIGNED = ("ausente", "não verificada")  # captura.json "assinatura" of a reading used without a .jws
 CHECKSUMS = "SHA256SUMS"
 API_INDEX = "api/projecao/index.json"
 CAPTURE_NAME = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}Z$")
@@ -110,6 +111,7 @@ class FileInfo(NamedTuple):
     tamanho: int
     simulado: bool  # a TSE file that says it comes from a simulation (`"f": "s"`)
     commit: str | None  # captura.json: the commit of the model's code that made the reading
+    sem_assinatura: int  # captura.json: readings used without a verified `.jws`
 
 
 def _file_info(data: bytes) -> FileInfo:
@@ -122,11 +124,17 @@ def _file_info(data: bytes) -> FileInfo:
         except (ValueError, UnicodeDecodeError):
             root = None
     if not isinstance(root, dict):
-        return FileInfo(len(data), False, None)
+        return FileInfo(len(data), False, None, 0)
     modelo = root.get("modelo")
     commit = modelo.get("commit") if isinstance(modelo, dict) else None
     valid = isinstance(commit, str) and COMMIT.match(commit) is not None
-    return FileInfo(len(data), root.get("f") == "s", commit if valid else None)
+    arquivos = root.get("arquivos")
+    unsigned = sum(
+        1
+        for e in (arquivos.values() if isinstance(arquivos, dict) else ())
+        if isinstance(e, dict) and e.get("status") == 200 and e.get("assinatura") in UNSIGNED
+    )
+    return FileInfo(len(data), root.get("f") == "s", commit if valid else None, unsigned)
 
 
 def _pointer(data: bytes) -> str | None:
@@ -175,6 +183,7 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
         return None
     simulated = False
     commit = None
+    unsigned = 0
     arquivos = []
     for name in files:
         rel = f"{folder}/{name}"
@@ -186,7 +195,8 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
             info, digest = got
             arquivos.append(Arquivo(name, rel, digest, info.tamanho))
             simulated = simulated or (info.simulado and name.endswith(("-u.json", "-v.json")))
-            commit = info.commit if name == CAPTURA else commit
+            if name == CAPTURA:
+                commit, unsigned = info.commit, info.sem_assinatura
     return Captura(
         folder.rsplit("/", 1)[-1],
         saida_sha,
@@ -194,6 +204,7 @@ def _capture(reader: Reader, folder: str, race: tuple[str, str, str]) -> Captura
         tuple(arquivos),
         simulated or resumo.demonstracao,
         commit,
+        unsigned,
     )
 
 
@@ -327,7 +338,12 @@ def race_key(corrida: Corrida) -> str:
     published = corrida.publicavel_captura.nome if corrida.publicavel_captura else "-"
     nomes = [c.nome for c in corrida.atual.candidatos]  # display names come from the candidate files
     return "|".join(
-        [corrida.id, published, *nomes, *(f"{c.nome}:{c.saida_sha256}" for c in corrida.capturas)]
+        [
+            corrida.id,
+            published,
+            *nomes,
+            *(f"{c.nome}:{c.saida_sha256}:{c.sem_assinatura}" for c in corrida.capturas),
+        ]
     )
 
 

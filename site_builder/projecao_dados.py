@@ -407,6 +407,7 @@ class Captura:
     arquivos: tuple[Arquivo, ...]  # every file of the folder, by name (saida.json included)
     simulado: bool = False  # the TSE files say "f": "s": a simulated night (demo), not an election
     commit: str | None = None  # the model code's commit, as the poller recorded it in captura.json
+    sem_assinatura: int = 0  # readings used without a verified `.jws` (captura.json "assinatura")
 
     @property
     def instante(self) -> dt.datetime:

@@ -1,7 +1,8 @@
 """`eleicoes auditar SNAPSHOT_DIR`: rerun the model on a stored snapshot and compare with its `saida.json`.
 
 Three checks, all on the folder alone: every `.jws` twin verifies with the TSE key and its payload is
-the stored `.json`; every raw file has the SHA-256 that `captura.json` recorded; and the model, rerun
+the stored `.json`; every raw file, and every refused reading kept in `rejeitados/`, has the SHA-256
+that `captura.json` recorded; and the model, rerun
 exactly as `eleicoes projetar` (options from `captura.json`), gives `saida.json` byte for byte.
 """
 
@@ -74,6 +75,11 @@ def audit_snapshot(pasta: Path, chave: ChaveTse | None = None) -> ResultadoAudit
     assert isinstance(arquivos, dict)
     for nome, entrada in sorted(arquivos.items()):
         p = pasta / nome
+        rejeitado = entrada.get("rejeitado") if isinstance(entrada, dict) else None
+        for guardado, sha in sorted(rejeitado.items()) if isinstance(rejeitado, dict) else ():
+            q = pasta / guardado
+            if not q.is_file() or hashlib.sha256(q.read_bytes()).hexdigest() != sha:
+                res.problemas.append(f"{guardado}: leitura recusada ausente ou com SHA-256 diferente")
         if not isinstance(entrada, dict) or not p.is_file():
             continue
         dados = p.read_bytes()

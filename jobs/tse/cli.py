@@ -107,6 +107,7 @@ def cmd_servidor(args: argparse.Namespace) -> int:
         somas=args.somas_erradas,
         ausente=args.ausente,
         jws_adulterado=args.jws_adulterado,
+        avanco_min=args.avanco,
     )
     try:
         server = make_server(Path(args.replay), args.porta, args.intervalo, falhas)
@@ -241,6 +242,13 @@ def register(sub: Any) -> None:
     s.add_argument("--ausente", action="append", default=[], metavar="PADRÃO", help="404 NoSuchKey")
     s.add_argument(
         "--jws-adulterado", action="append", default=[], metavar="PADRÃO", help="assinatura inválida"
+    )
+    s.add_argument(
+        "--avanco",
+        type=float,
+        default=0.0,
+        metavar="MIN",
+        help="o relógio da noite corre MIN minutos à frente da captura (apuração parada)",
     )
     s.set_defaults(func=cmd_servidor)
 

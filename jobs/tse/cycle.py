@@ -38,12 +38,14 @@ from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
 from jobs.tse.gitlog import GitError, commit_paths, is_repository_root, model_commit
 from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
-from jobs.tse.projection import ArgsProjecao, args_for, project_folder
+from jobs.tse.projection import ArgsProjecao, args_for, project_folder, project_snapshot
 from jobs.tse.store import (
     CAPTURE_FILE,
     LATEST,
     OUTPUT_FILE,
+    REJECTED_DIR,
     Conteudo,
+    capture_json_bytes,
     clean_staging,
     next_capture_name,
     race_dir,
@@ -53,8 +55,9 @@ from jobs.tse.store import (
 from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
-from model.forecast import ProjectionError
-from model.snapshot import SnapshotError
+from model.forecast import ProjectionError, prepare_race, read_file
+from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_snapshot
+from model.tse_files import FILE_NAME
 
 Relogio = Callable[[], dt.datetime]
 
@@ -75,6 +78,17 @@ def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# What the model reads of a capture, per file (see `signature`).
+Assinatura = tuple[tuple[str, str | None, Any, bool, tuple[tuple[str, str], ...]], ...]
+
+# captura.json keys that describe one cycle's answer, not the reading itself.
+CYCLE_KEYS = ("preservado", "erro", "tentado_em", "rejeitado")
+
+
+def _base_entry(entrada: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in entrada.items() if k not in CYCLE_KEYS}
+
+
 # --------------------------------------------------------------------------------------- state
 
 
@@ -91,6 +105,7 @@ class Leitura:
     etag: str | None = None
     last_modified: str | None = None
     fonte: str = "json"  # URL the validators belong to: "json" or "jws"
+    rejeitados: tuple[tuple[str, bytes], ...] = ()  # this cycle's refused bytes, stored aside for audit
 
 
 @dataclass
@@ -118,7 +133,7 @@ class RaceState:
     gemeos: bool | None = None  # whether this race's files have `.jws` twins (None: not probed)
     gemeos_em: dt.datetime | None = None  # when a probe last found no twin (reprobed like the catalogue)
     ultima_captura: str | None = None
-    assinatura: tuple[tuple[str, str | None, Any, bool], ...] | None = None
+    assinatura: Assinatura | None = None
     resumo: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
@@ -153,7 +168,7 @@ class RaceState:
                 fonte=str(entrada.get("fonte", "json")),
             )
             if entrada.get("fonte") == "jws":
-                estado.gemeos = True
+                estado.gemeos = True  # once signed, a missing twin is a failed file, never a downgrade
         for nome_cob, info in (captura.get("cobertura") or {}).items():
             p = snap / nome_cob
             if not p.is_file() or not isinstance(info, dict):
@@ -267,6 +282,7 @@ class RaceResult:
     rejeitados: int = 0
     preservados: int = 0
     alterado: bool = False
+    reavaliado: bool = False  # written because publishability changed with no new reading
     captura: str | None = None
     apurado_pct: float | None = None
     publicavel: bool | None = None
@@ -292,7 +308,10 @@ class RaceResult:
         texto = ", ".join(partes)
         if self.erro:
             return f"{texto}; ERRO: {self.erro}"
-        texto += f"; snapshot {self.captura}" if self.alterado else "; sem mudança, nada gravado"
+        if self.reavaliado:
+            texto += f"; reavaliação sem arquivo novo, snapshot {self.captura}"
+        else:
+            texto += f"; snapshot {self.captura}" if self.alterado else "; sem mudança, nada gravado"
         if self.apurado_pct is not None:
             texto += f"; {self.apurado_pct:.2f}% apurado".replace(".", ",")
         if self.publicavel is True:
@@ -337,12 +356,17 @@ def _summary(saida: Any) -> dict[str, Any]:
     }
 
 
-def signature(arquivos: dict[str, Any]) -> tuple[tuple[str, str | None, Any, bool], ...]:
-    """What the model reads of a capture: per file, its bytes' hash, status and preserved flag."""
+def signature(arquivos: dict[str, Any]) -> Assinatura:
+    """What the model reads of a capture (per file: its bytes' hash, status, preserved flag) plus the
+    hashes of the bytes refused this cycle, so a new refused reading is stored once."""
     out = []
     for nome, e in sorted(arquivos.items()):
         if isinstance(e, dict):
-            out.append((nome, e.get("sha256"), e.get("status"), e.get("preservado") is True))
+            rej = e.get("rejeitado")
+            rejeitado = (
+                tuple(sorted((str(k), str(v)) for k, v in rej.items())) if isinstance(rej, dict) else ()
+            )
+            out.append((nome, e.get("sha256"), e.get("status"), e.get("preservado") is True, rejeitado))
     return tuple(out)
 
 
@@ -420,16 +444,6 @@ class _Busca:
     descartados: int = 0  # requests whose answer was replaced (a missing twin, then the .json)
 
 
-def _source(state: PollState, rs: RaceState) -> str:
-    modo = state.config.jws
-    if modo == "ignorar":
-        return "json"
-    if modo == "exigir":
-        return "jws"
-    # A race whose files have twins keeps asking for them: a missing twin is an anomaly to recheck.
-    return "json" if rs.gemeos is False else "jws"
-
-
 def _request(rs: RaceState, arq: Arquivo, fonte: str) -> Pedido:
     anterior = rs.leituras.get(arq.nome)
     url = arq.url_jws if fonte == "jws" else arq.url
@@ -438,42 +452,45 @@ def _request(rs: RaceState, arq: Arquivo, fonte: str) -> Pedido:
     return Pedido(url, anterior.etag, anterior.last_modified)
 
 
+def _get(state: PollState, rs: RaceState, buscas: list[_Busca]) -> None:
+    respostas = state.cliente.get_many([_request(rs, b.arquivo, b.fonte) for b in buscas])
+    for b, r in zip(buscas, respostas, strict=True):
+        b.resposta = r
+
+
 def _fetch(state: PollState, rs: RaceState, arquivos: list[Arquivo]) -> list[_Busca]:
-    """Fetch each file from the URL its `.jws` mode says; in `verificar` mode a missing twin falls
-    back to the `.json` (and the race stops asking for twins once the first probe finds none)."""
+    """Fetch each file from the URL its `.jws` mode says.
+
+    `verificar`: a race that has shown a signed twin is signed for good, and then a missing or bad
+    twin is a failed file for that part, never a silent downgrade to the unsigned `.json`. While
+    that is not known (first cycle, or every `catalogo_intervalo_s` on an unsigned night) every
+    file is asked as `.jws`: one twin answering makes the race signed, and only when no twin
+    answers (404, the others failing) is the race read unsigned, from the `.json`, marked as such.
+    Asking every twin, not one probe, keeps a single removed twin from passing as "no twins".
+    """
+    modo = state.config.jws
+    if modo != "verificar":
+        buscas = [_Busca(a, "json" if modo == "ignorar" else "jws") for a in arquivos]
+        _get(state, rs, buscas)
+        return buscas
     agora = state.relogio()
     if rs.gemeos is False and (
         rs.gemeos_em is None or (agora - rs.gemeos_em).total_seconds() >= state.config.catalogo_intervalo_s
     ):
         rs.gemeos = None  # twins may have been published since the last probe
-    buscas = [_Busca(a, _source(state, rs)) for a in arquivos]
-    pendentes = list(buscas)
-    if state.config.jws == "verificar" and rs.gemeos is None:
-        # Probe one twin first so a night without `.jws` does not cost one 404 per file.
-        sonda = next((b for b in pendentes if b.fonte == "jws"), None)
-        if sonda is not None:
-            sonda.resposta = state.cliente.get(_request(rs, sonda.arquivo, "jws"))
-            pendentes.remove(sonda)
-            if sonda.resposta.status in (200, 304):
-                rs.gemeos = True
-            elif sonda.resposta.status == 404:
-                rs.gemeos, rs.gemeos_em = False, agora
-                sonda.descartados += sonda.resposta.tentativas
-                sonda.fonte, sonda.resposta = "json", None
-                pendentes.append(sonda)
-                for b in pendentes:
-                    b.fonte = "json"
-    respostas = state.cliente.get_many([_request(rs, b.arquivo, b.fonte) for b in pendentes])
-    for b, r in zip(pendentes, respostas, strict=True):
-        b.resposta = r
-    if state.config.jws == "verificar":
-        sem_gemeo = [b for b in buscas if b.fonte == "jws" and b.resposta and b.resposta.status == 404]
-        for b in sem_gemeo:
-            b.fonte = "json"
-            b.descartados += b.resposta.tentativas if b.resposta else 0
-        respostas = state.cliente.get_many([_request(rs, b.arquivo, "json") for b in sem_gemeo])
-        for b, r in zip(sem_gemeo, respostas, strict=True):
-            b.resposta = r
+    buscas = [_Busca(a, "json" if rs.gemeos is False else "jws") for a in arquivos]
+    _get(state, rs, buscas)
+    if rs.gemeos is None and buscas:
+        status = [b.resposta.status if b.resposta else None for b in buscas]
+        if any(st in (200, 304) for st in status):
+            rs.gemeos = True
+        elif 404 in status:
+            rs.gemeos, rs.gemeos_em = False, agora
+            sem_gemeo = [b for b, st in zip(buscas, status, strict=True) if st == 404]
+            for b in sem_gemeo:
+                b.descartados += b.resposta.tentativas if b.resposta else 0
+                b.fonte = "json"
+            _get(state, rs, sem_gemeo)
     return buscas
 
 
@@ -498,8 +515,53 @@ def _accept(state: PollState, busca: _Busca) -> tuple[bytes | None, bytes | None
     return corpo, jws, None
 
 
-def _apply(state: PollState, rs: RaceState, busca: _Busca, res: RaceResult) -> tuple[str, dt.datetime | None]:
-    """Update the file's reading from its answer; returns the outcome and the answer's time."""
+Validador = Callable[[str, bytes, bytes | None], str | None]
+
+
+def _validator(state: PollState, rs: RaceState, plano: PlanoCorrida) -> Validador:
+    """The model's own check of one new reading against the last valid one of the same file.
+
+    Returns the reason a reading is refused (wrong schema, another election's, round's, cargo's or
+    UF's file, sums that do not add up, negative numbers, totals lower than the last valid
+    reading), or None when the model would use it.
+    """
+    c = rs.corrida
+    race = prepare_race(
+        [a.nome for a in plano.arquivos],
+        baselines=state.baselines,
+        cargo=c.cargo,
+        uf=None if c.cargo == "presidente" else c.uf,
+        eleicao=c.eleicao,
+    )
+    plan = race.plan
+    specs: dict[str, list[tuple[str, str, str | None]]] = {}
+    for p in plan.partes:
+        specs.setdefault(p.arquivo, []).append((p.nivel or plan.nivel, p.id, p.linha))
+    if plan.agregado is not None and plan.agregado not in specs:
+        specs[plan.agregado] = [("br" if c.cargo == "presidente" else "uf", race.uf, None)]
+    entrada = CaptureEntry(None, 200, False, None)
+
+    def validar(nome: str, corpo: bytes, antes: bytes | None) -> str | None:
+        atual = Snapshot({nome: corpo}, {nome: entrada})
+        anterior = Snapshot({nome: antes}, {nome: entrada}) if antes is not None else None
+        for nivel, parte, linha in specs.get(nome, []):
+            leitura = read_file(atual, nome, nivel, parte, race.expected, anterior, linha)
+            if leitura.categoria == "inconsistente":
+                return f"leitura recusada pelo modelo: {leitura.motivo}"
+        return None
+
+    return validar
+
+
+def _apply(
+    state: PollState, rs: RaceState, busca: _Busca, res: RaceResult, validar: Validador
+) -> tuple[str, dt.datetime | None]:
+    """Update the file's reading from its answer; returns the outcome and the answer's time.
+
+    A reading is never replaced by one that failed: no answer, a bad signature, a body that is not
+    JSON or one the model refuses keeps the last valid reading (marked preserved), and the refused
+    bytes are kept aside in `rejeitados/` of the capture for audit.
+    """
     r = busca.resposta
     assert r is not None
     nome = busca.arquivo.nome
@@ -508,7 +570,7 @@ def _apply(state: PollState, rs: RaceState, busca: _Busca, res: RaceResult) -> t
     anterior = rs.leituras.get(nome) or Leitura(nome)
     if r.status == 304 and anterior.corpo is not None:
         res.nao_modificados += 1
-        entrada = {k: v for k, v in anterior.entrada.items() if k not in ("preservado", "erro")}
+        entrada = _base_entry(anterior.entrada)
         entrada.update(baixado_em=_iso(quando), http=304, status=200)
         rs.leituras[nome] = Leitura(
             nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
@@ -516,9 +578,16 @@ def _apply(state: PollState, rs: RaceState, busca: _Busca, res: RaceResult) -> t
         )  # fmt: skip
         return "304", quando
     motivo: str | None = r.erro or f"TSE respondeu {r.status}"
+    if busca.fonte == "jws" and r.status == 404:
+        motivo = "assinatura .jws ausente (404); o .json sem assinatura não é aceito numa corrida assinada"
+    rejeitados: tuple[tuple[str, bytes], ...] = ()
     if r.ok:
         corpo, jws, motivo = _accept(state, busca)
-        if corpo is not None:
+        if corpo is not None and corpo != anterior.corpo:
+            motivo = validar(nome, corpo, anterior.corpo)
+            if motivo is not None:
+                rejeitados = ((nome, corpo),) + (((busca.arquivo.nome_jws, jws),) if jws is not None else ())
+        if corpo is not None and motivo is None:
             mesmo = corpo == anterior.corpo
             mesmo_jws = jws == anterior.jws
             assinatura = {"jws": "verificada", "json": "ausente"}[busca.fonte]
@@ -545,19 +614,23 @@ def _apply(state: PollState, rs: RaceState, busca: _Busca, res: RaceResult) -> t
                 return "igual", quando
             res.novos += 1
             return "novo", quando
+        if not rejeitados and r.corpo is not None:
+            rejeitados = ((busca.arquivo.nome_jws if busca.fonte == "jws" else nome, r.corpo),)
         res.rejeitados += 1
     else:
         res.falhas += 1
-    # No usable answer: keep the previous reading, marked preserved (seed criterion).
+    # No usable answer: keep the last valid reading, marked preserved (seed criterion).
     if anterior.corpo is not None:
-        entrada = dict(anterior.entrada)
+        entrada = _base_entry(anterior.entrada)
         entrada.update(preservado=True, erro=motivo, http=r.status, tentado_em=_iso(quando))
         res.preservados += 1
     else:
         entrada = {"status": None, "erro": motivo, "http": r.status, "tentado_em": _iso(quando)}
+    if rejeitados:
+        entrada["rejeitado"] = {f"{REJECTED_DIR}/{n}": _sha256(d) for n, d in rejeitados}
     rs.leituras[nome] = Leitura(
         nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
-        anterior.etag, anterior.last_modified, anterior.fonte,
+        anterior.etag, anterior.last_modified, anterior.fonte, rejeitados,
     )  # fmt: skip
     return "falha", quando
 
@@ -690,6 +763,10 @@ def _contents(
         out[a.nome] = Conteudo(leitura.corpo, leitura.origem)
         if leitura.jws is not None:
             out[a.nome_jws] = Conteudo(leitura.jws, leitura.origem_jws)
+    for a in plano.arquivos:
+        leitura = rs.leituras.get(a.nome)
+        for nome, dados in leitura.rejeitados if leitura is not None else ():
+            out[f"{REJECTED_DIR}/{nome}"] = Conteudo(dados)
     for a in plano.cobertura:
         cob = rs.cobertura.get(a.nome)
         if cob is not None:
@@ -733,6 +810,29 @@ def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: 
 # ----------------------------------------------------------------------------------------- cycle
 
 
+def _in_memory(
+    state: PollState,
+    rs: RaceState,
+    plano: PlanoCorrida,
+    doc: dict[str, Any],
+    args: ArgsProjecao,
+    cal: Calibration,
+) -> dict[str, Any]:
+    """The model's output for the readings held now, exactly as `eleicoes projetar` would compute it
+    on the snapshot this cycle would write (same files, same captura.json, same previous snapshot)."""
+    arquivos = {
+        a.nome: leitura.corpo
+        for a in plano.arquivos
+        if (leitura := rs.leituras.get(a.nome)) is not None
+        and leitura.corpo is not None
+        and FILE_NAME.match(a.nome)
+    }
+    captura, erro = parse_capture(capture_json_bytes(doc))
+    snap = Snapshot(arquivos, captura, erro)
+    anterior = read_snapshot(rs.pasta / rs.ultima_captura) if rs.ultima_captura else None
+    return project_snapshot(snap, args, anterior, calibracao=cal, baselines=state.baselines)
+
+
 def _run_race(
     state: PollState, c: Corrida, cat: Catalogo, cal: Calibration, agora: dt.datetime, res: RaceResult
 ) -> None:
@@ -740,6 +840,9 @@ def _run_race(
     rs = state.corrida(c)
     plano, n = _plan(state, cat, c, agora)
     res.pedidos += n
+    for leitura in rs.leituras.values():  # refused bytes belong to the cycle that received them
+        leitura.rejeitados = ()
+    validar = _validator(state, rs, plano)
     quando: list[dt.datetime] = []
     if plano.cobertura:
         alvo_nomes, atuais, quando = _coverage_targets(state, rs, plano, res)
@@ -747,7 +850,7 @@ def _run_race(
     else:
         alvo, atuais = list(plano.arquivos), {}
     for busca in _fetch(state, rs, alvo):
-        desfecho, t = _apply(state, rs, busca, res)
+        desfecho, t = _apply(state, rs, busca, res, validar)
         if t is not None:
             quando.append(t)
         parte = busca.arquivo.parte
@@ -761,13 +864,19 @@ def _run_race(
     args = args_for(c, state.config.corrigir_deriva)
     arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
     assinatura = signature(arquivos)
-    if assinatura == rs.assinatura:
-        res.apurado_pct = rs.resumo.get("apurado_pct")
-        res.publicavel = rs.resumo.get("publicavel")
-        res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
-        return
     nome = next_capture_name(max(quando) if quando else state.relogio(), rs.ultima_captura)
     doc = _capture_doc(state, rs, plano, nome, args, cal)
+    if assinatura == rs.assinatura:
+        # No new reading, but the criteria are re-evaluated at this cycle's time (file age is one):
+        # a snapshot is written only when publishability or the failed criteria change.
+        agora_resumo = _summary(_in_memory(state, rs, plano, doc, args, cal))
+        chave = ("publicavel", "criterios_nao_atendidos")
+        if rs.ultima_captura is None or all(agora_resumo.get(k) == rs.resumo.get(k) for k in chave):
+            res.apurado_pct = rs.resumo.get("apurado_pct")
+            res.publicavel = rs.resumo.get("publicavel")
+            res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
+            return
+        res.reavaliado = True
     rs.pasta.mkdir(parents=True, exist_ok=True)
 
     def projetar(pasta: Path, anterior: Path | None) -> bytes:
@@ -811,6 +920,23 @@ def run_cycle(config: ConfigTse, state: PollState, corridas: Iterable[Corrida] |
         return CycleResult([], time.perf_counter() - t0, str(exc))
     agora = state.relogio()
     resultados: list[RaceResult] = []
+    # Requests not sent (or bodies not read) by the cycle deadline count as not answered.
+    state.cliente.prazo = time.monotonic() + config.prazo_ciclo_s
+    try:
+        _races(config, state, corridas, cal, agora, resultados)
+    finally:
+        state.cliente.prazo = None
+    return CycleResult(resultados, time.perf_counter() - t0)
+
+
+def _races(
+    config: ConfigTse,
+    state: PollState,
+    corridas: Iterable[Corrida] | None,
+    cal: Calibration,
+    agora: dt.datetime,
+    resultados: list[RaceResult],
+) -> None:
     cat, erro, n = _catalogue(state, agora)
     for i, c in enumerate(corridas if corridas is not None else config.corridas):
         res = RaceResult(c, pedidos=n if i == 0 else 0)
@@ -827,4 +953,3 @@ def run_cycle(config: ConfigTse, state: PollState, corridas: Iterable[Corrida] |
         except Exception as exc:  # a bug in one race must not stop the night: report it, go on
             traceback.print_exc(file=sys.stderr)
             res.erro = f"erro interno ({type(exc).__name__}: {exc}); nada gravado nesta corrida"
-    return CycleResult(resultados, time.perf_counter() - t0)

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from jobs.tse.config import Corrida
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, load_calibration
 from model.forecast import project, to_json_bytes
-from model.snapshot import previous_snapshot_dir, read_snapshot
+from model.snapshot import Snapshot, previous_snapshot_dir, read_snapshot
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,19 @@ def project_folder(
     snap = read_snapshot(pasta)
     prev_dir = previous_snapshot_dir(pasta) if anterior_automatico and anterior is None else anterior
     prev = read_snapshot(prev_dir) if prev_dir is not None else None
-    out = project(
+    return to_json_bytes(project_snapshot(snap, args, prev, calibracao=calibracao, baselines=baselines))
+
+
+def project_snapshot(
+    snap: Snapshot,
+    args: ArgsProjecao,
+    anterior: Snapshot | None,
+    *,
+    calibracao: Calibration | None = None,
+    baselines: dict[str, Baseline] | None = None,
+) -> dict[str, Any]:
+    """The model's output for a snapshot already read (from a folder, or held in memory by the job)."""
+    return project(
         snap,
         calibracao=calibracao if calibracao is not None else load_calibration(),
         baselines=baselines if baselines is not None else load_baselines(),
@@ -71,7 +84,6 @@ def project_folder(
         uf=args.uf,
         eleicao=None,
         agora=None,
-        anterior=prev,
+        anterior=anterior,
         corrigir_deriva=not args.sem_correcao,
     )
-    return to_json_bytes(out)

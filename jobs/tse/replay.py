@@ -55,6 +55,7 @@ class Falhas:
     somas: list[str] = field(default_factory=list)  # vvc ≠ vv + van + vansj
     ausente: list[str] = field(default_factory=list)  # 404 NoSuchKey
     jws_adulterado: list[str] = field(default_factory=list)  # one byte of the signature changed
+    avanco_min: float = 0.0  # the night's clock runs this far ahead of the capture (a stall)
 
     @classmethod
     def de_json(cls, raw: dict[str, Any], captura_atual: int) -> Falhas:
@@ -119,7 +120,7 @@ class EstadoReplay:
     def agora(self) -> dt.datetime:
         """The night's clock: the current capture's instant plus the real time spent on it."""
         with self.lock:
-            base = self.noite.capturas[self.indice].instante
+            base = self.noite.capturas[self.indice].instante + dt.timedelta(minutes=self.falhas.avanco_min)
             return base + dt.timedelta(seconds=time.monotonic() - self._inicio_passo)
 
     def avancar(self, para: int | None = None) -> int:

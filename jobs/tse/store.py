@@ -26,6 +26,7 @@ LATEST = "latest"
 STAGING = ".staging"
 CAPTURE_FILE = "captura.json"
 OUTPUT_FILE = "saida.json"
+REJECTED_DIR = "rejeitados"  # bytes the job refused (bad signature, not JSON, refused by the model)
 
 
 def capture_name(t: dt.datetime) -> str:
@@ -105,6 +106,7 @@ class Conteudo:
 
 
 def _place(destino: Path, conteudo: Conteudo) -> None:
+    destino.parent.mkdir(parents=True, exist_ok=True)
     if conteudo.origem is not None:
         try:
             os.link(conteudo.origem, destino)

@@ -213,6 +213,25 @@ def test_bad_readings_warn_and_keep_the_last_good_one(project: Path, tmp_path: P
     assert any("latest: ponteiro ausente ou inválido" in a for a in report.avisos)
 
 
+def test_reading_without_a_verified_signature_is_marked_on_the_page(project: Path, tmp_path: Path) -> None:
+    """captura.json says which readings had no verified `.jws` (issue 15): the race page says so."""
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    assert "sem assinatura conferida" not in text((out / RUNOFF).read_text(encoding="utf-8"))
+    race = project / "data" / "tse" / "6258" / "presidente"
+    latest = race / (race / "latest").read_text(encoding="utf-8").strip()
+    captura = json.loads((latest / "captura.json").read_bytes())
+    entries = captura["arquivos"]
+    entries["sp-c0001-e006258-u.json"]["assinatura"] = "ausente"
+    entries["rj-c0001-e006258-u.json"]["assinatura"] = "verificada"
+    (latest / "captura.json").write_text(json.dumps(captura), encoding="utf-8")
+    build_site(project, out, strict=True)
+    page = text((out / RUNOFF).read_text(encoding="utf-8"))
+    assert (
+        "Leitura sem assinatura conferida. 1 arquivo do TSE desta leitura foi usado sem a assinatura" in page
+    )
+
+
 def test_latest_pointer_is_the_commit_point(project: Path, tmp_path: Path) -> None:
     race = project / "data" / "tse" / "6258" / "presidente"
     set_latest(race, "2026-10-25T20-10-00Z")

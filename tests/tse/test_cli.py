@@ -44,7 +44,7 @@ def test_poll_once_logs_one_line_per_race(
     config = write_config(tmp_path / "eleicoes.toml", replay.url)
     assert main(["tse", "poll", "--once", "--config", str(config)]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert len(out) == 1 and "presidente 6258: 32 pedidos, 29 alterados" in out[0] and "publicável" in out[0]
+    assert len(out) == 1 and "presidente 6258: 60 pedidos, 29 alterados" in out[0] and "publicável" in out[0]
     latest = (tmp_path / "data" / "tse" / "6258" / "presidente" / "latest").read_text(encoding="utf-8")
     assert latest == "2026-10-25T20-30-00Z\n"
     assert main(["tse", "poll", "--once", "--config", str(config)]) == 0

@@ -26,7 +26,7 @@ CASES: list[tuple[str, dict[str, Any], str | None, bool]] = [
     ("ausente_404", {"ausente": [SP]}, "eleitorado_leitura_preservada", True),
     ("arquivo_congelado", {"congelado": [SP]}, "diferenca_horario", False),
     ("relogio_desviado", {"relogio_min": {SP: 10}}, "diferenca_horario", False),
-    ("somas_erradas", {"somas": [SP]}, "arquivos_validos", False),
+    ("somas_erradas", {"somas": [SP]}, "eleitorado_leitura_preservada", True),
 ]
 
 
@@ -124,8 +124,9 @@ def test_retries_recover_a_transient_5xx_within_the_cycle(
     replay.falhas(erro_5xx=[SP])
     job = job_factory(job_config(replay.url, tmp_path / "data", PRESIDENT, tentativas=3))
     [r] = job.ciclo()
-    assert r.falhas == 1 and r.pedidos == 32 + 2  # two retries of sp counted
-    assert replay.estado()["pedidos_por_arquivo"][SP_JSON] == 3
+    # catalogue, config, 29 twins (none; sp's fails), 28 .json, two retries of sp's twin
+    assert r.falhas == 1 and r.pedidos == 2 + 29 + 28 + 2
+    assert replay.estado()["pedidos_por_arquivo"][f"{SP}.jws"] == 3
 
 
 def test_tampered_jws_is_rejected_and_a_good_one_accepted(
