@@ -8,7 +8,13 @@ from `[agendador]`; each answers "did I change the site's inputs?". Any change t
 as a safety net.
 Every job: one instance at a time, missed runs coalesced, an explicit misfire grace time; one log
 line per run and a JSON health file with each job's last run, outcome and duration. On
-SIGTERM/SIGINT the job in flight finishes, then the process stops.
+SIGTERM/SIGINT nothing new starts and the job in flight gets `espera_encerramento_s` to finish; a job
+still running then (a stuck request, a hung build) is abandoned and the process exits with status 3,
+so a stop never takes longer than that grace period.
+
+One scheduler per data folder: a lock (`data/.agendador.lock`) is taken at start and a second
+scheduler exits at once with a Portuguese message. The TSE job holds the TSE poller's lock (the one
+`eleicoes tse poll` takes) for as long as it keeps its polling state.
 """
 
 from __future__ import annotations
@@ -38,13 +44,15 @@ from jobs.configuracao import CONFIG_FILE, ConfigSectionError
 from jobs.publish.config import load_publish_config, read_section
 from jobs.publish.targets import is_hidden
 from model.ptbr_cli import ArgumentParser, run_reporting_errors
-from site_builder.lock import LockBusyError, project_lock
+from site_builder.lock import HeldLock, LockBusyError, project_lock, take_lock
 
 log = logging.getLogger("eleicoes.agendador")
 
 SITE = "site"
 INPUT_JOBS = ("tse", "debate", "checagens", "redes")
 BUSY_RETRY_S = 5.0  # a site run that found the lock taken tries again this soon
+INSTANCE_LOCK = Path("data") / ".agendador.lock"  # one scheduler per data folder
+EXIT_ABANDONED = 3  # a job did not finish within the grace period after SIGTERM/SIGINT
 
 
 @dataclass(frozen=True)
@@ -59,6 +67,7 @@ class SchedulerConfig:
     tarefas: tuple[str, ...] = INPUT_JOBS  # input jobs to run
     tolerancia_atraso_s: int = 30  # misfire grace time: a run this late still happens, later ones coalesce
     espera_trava_s: float = 30.0  # how long the site job waits for a manual build/publish
+    espera_encerramento_s: float = 8.0  # after SIGTERM, how long a job in flight may take to finish
     publicar: bool = True  # False: rebuild only
     saida: Path = Path("public")
     saude: Path = Path(".cache/agendador-saude.json")
@@ -79,6 +88,8 @@ class SchedulerConfig:
         problems += [f"debate_fontes: '{f}' deve ser ID=FONTE" for f in self.debate_fontes if "=" not in f]
         if self.espera_trava_s < 0:
             problems.append("'espera_trava_s' não pode ser negativo")
+        if self.espera_encerramento_s < 0:
+            problems.append("'espera_encerramento_s' não pode ser negativo")
         if problems:
             raise ConfigSectionError("[agendador]: " + "; ".join(problems))
 
@@ -160,6 +171,7 @@ class Runner:
     stop_after: dict[str, int] = field(default_factory=dict)  # job -> runs, then stop
     stop_when_done: frozenset[str] = frozenset()  # stop once all these jobs reported done
     busy_retry_s: float = BUSY_RETRY_S
+    grace_s: float = 8.0  # after a signal, how long the jobs in flight may take before being abandoned
     clock: Callable[[], float] = time.time
     _scheduler: BackgroundScheduler = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
@@ -172,6 +184,9 @@ class Runner:
     _site_running: bool = field(default=False, init=False)
     _done: set[str] = field(default_factory=set, init=False)
     _started_at: float = field(default=0.0, init=False)
+    _running: set[str] = field(default_factory=set, init=False)
+    _idle: threading.Condition = field(init=False)
+    abandoned: tuple[str, ...] = field(default=(), init=False)  # jobs still running when the grace ended
 
     def __post_init__(self) -> None:
         every = self._all_jobs()
@@ -179,6 +194,7 @@ class Runner:
             timezone="UTC", executors={"default": ThreadPoolExecutor(max_workers=len(every) + 1)}
         )
         self._health = {job.name: JobHealth(job.every_s) for job in every}
+        self._idle = threading.Condition(self._lock)
 
     def _all_jobs(self) -> list[Job]:
         return [*self.jobs, *([self.site] if self.site is not None else [])]
@@ -232,14 +248,42 @@ class Runner:
                 self.stop("duracao")
         self._state = "encerrando"
         self._write_health()
-        log.info("agendador: encerrando (%s); esperando as tarefas em andamento", self._stop_reason)
-        self._scheduler.shutdown(wait=True)
+        if self._stop_reason == "sinal":
+            # A signal must end the process: the jobs in flight get the grace period, no more.
+            log.info("agendador: encerrando (sinal); até %g s para as tarefas em andamento", self.grace_s)
+            self._scheduler.shutdown(wait=False)
+            if not self._wait_idle(self.grace_s):
+                with self._lock:
+                    self.abandoned = tuple(sorted(self._running))
+                log.warning(
+                    "agendador: %s não terminou em %g s; tarefa abandonada, saída com status %d",
+                    ", ".join(self.abandoned),
+                    self.grace_s,
+                    EXIT_ABANDONED,
+                )
+                self._state = "abandonado"
+                self._write_health()
+                return self._stop_reason
+        else:
+            log.info("agendador: encerrando (%s); esperando as tarefas em andamento", self._stop_reason)
+            self._scheduler.shutdown(wait=True)
         if self._stop_reason != "sinal" and self.site is not None and self._wanted > self._built:
             self._run_site(self.site)  # the last inputs reach the site before the process ends
         self._state = "encerrado"
         self._write_health()
         log.info("agendador encerrado")
         return self._stop_reason
+
+    def _wait_idle(self, timeout_s: float) -> bool:
+        """Wait until no job is running, at most `timeout_s`; whether none is."""
+        deadline = time.monotonic() + timeout_s
+        with self._idle:
+            while self._running:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
 
     # --- runs ------------------------------------------------------------------------------
 
@@ -249,6 +293,8 @@ class Runner:
         t0 = time.perf_counter()
         result: JobResult | None = None
         error: str | None = None
+        with self._lock:
+            self._running.add(job.name)
         try:
             result = job.run()
             outcome = _outcome_of(result)
@@ -259,6 +305,10 @@ class Runner:
         except Exception as exc:
             outcome, error = "erro", f"{type(exc).__name__}: {exc}"
             log.debug("tarefa %s falhou", job.name, exc_info=True)
+        finally:
+            with self._lock:
+                self._running.discard(job.name)
+                self._idle.notify_all()
         elapsed = time.perf_counter() - t0
         detail = result.detail if isinstance(result, Outcome) else ""
         with self._lock:
@@ -387,12 +437,23 @@ class TsePoll:
     config_path: Path
     _config: Any = None
     _state: Any = None
+    _lock: HeldLock | None = None
 
     def __call__(self) -> JobResult:
         cycle = _import("jobs.tse.cycle")
         if self._state is None:
             self._config = _import("jobs.tse.config").carregar_config_tse(self.config_path)
-            self._state = cycle.PollState.criar(self._config)
+            state = cycle.PollState.criar(self._config)
+            if self._lock is None:
+                # Held for the life of the polling state (LockBusyError = "ocupado", retried next run).
+                try:
+                    self._lock = _import("jobs.tse.store").take_poll_lock(
+                        self._config.dados, "agendador: tse"
+                    )
+                except BaseException:
+                    state.fechar()
+                    raise
+            self._state = state
         result = cycle.run_cycle(self._config, self._state)
         detail = " | ".join(result.linhas())[:500]
         if result.erro or (result.corridas and all(r.erro for r in result.corridas)):
@@ -658,21 +719,52 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    runner = Runner(
-        default_jobs(root, cfg, config_path),
-        site_job(root, cfg, config_path),
-        cfg.saude,
-        misfire_grace_s=cfg.tolerancia_atraso_s,
-        stop_after=stop_after,
-        stop_when_done=frozenset(n.strip() for n in args.parar_quando_concluir.split(",") if n.strip()),
-    )
-
-    install_signal_handlers(runner)
-    runner.start()
-    reason = runner.wait(args.duracao_s)
-    print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
+    try:
+        instance = take_lock(
+            root / INSTANCE_LOCK,
+            "agendador",
+            f"outro agendador já está rodando com a pasta de dados {root / INSTANCE_LOCK.parent}",
+        )
+    except LockBusyError as exc:
+        print(f"erro: {exc}. Encerre-o antes de iniciar outro.", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"erro: não foi possível abrir a trava do agendador: {exc.strerror or exc}", file=sys.stderr)
+        return 2
+    with instance:
+        runner = Runner(
+            default_jobs(root, cfg, config_path),
+            site_job(root, cfg, config_path),
+            cfg.saude,
+            misfire_grace_s=cfg.tolerancia_atraso_s,
+            stop_after=stop_after,
+            stop_when_done=frozenset(n.strip() for n in args.parar_quando_concluir.split(",") if n.strip()),
+            grace_s=cfg.espera_encerramento_s,
+        )
+        install_signal_handlers(runner)
+        runner.start()
+        reason = runner.wait(args.duracao_s)
+        if runner.abandoned:
+            print(
+                f"agendador encerrado ({reason}) sem esperar {', '.join(runner.abandoned)}, que não "
+                f"terminou em {cfg.espera_encerramento_s:g} s; saúde em {cfg.saude}",
+                flush=True,
+            )
+            return EXIT_ABANDONED
+        print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
     return 0
 
 
+def exit_process(status: int) -> None:
+    """End the process with `status`. After an abandoned job its thread cannot be joined (the
+    interpreter would wait for it at exit), so the process ends without the exit handlers."""
+    if status != EXIT_ABANDONED:
+        sys.exit(status)
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(run_reporting_errors("scheduler.py", main))
+    exit_process(run_reporting_errors("scheduler.py", main))

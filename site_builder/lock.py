@@ -6,6 +6,8 @@ the lock when the process dies, so a killed run never leaves it stuck.
 
 It lives with the builder, which owns `public/` and `.cache/`: the publish job and the scheduler
 import it from here (jobs and scheduler may import the builder; the builder imports neither).
+`take_lock` is the same kernel lock held for a whole process's life: one scheduler per data
+folder, one TSE poller per data folder.
 """
 
 from __future__ import annotations
@@ -82,3 +84,43 @@ def _try(fd: int) -> bool:
     except BlockingIOError:
         return False
     return True
+
+
+class HeldLock:
+    """A lock held until `release` (or until the process dies: the kernel drops it)."""
+
+    def __init__(self, fd: int, path: Path) -> None:
+        self._fd: int | None = fd
+        self.path = path
+
+    def release(self) -> None:
+        """Let the lock go (idempotent)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self) -> HeldLock:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def take_lock(path: Path, what: str, busy: str) -> HeldLock:
+    """Take the lock at `path` now, for as long as the caller wants, or raise `LockBusyError`.
+
+    `busy` is the Portuguese sentence for "someone else holds it"; the holder's pid and activity
+    are appended. Used for the one-instance rules (one scheduler per data folder, one TSE poller).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    if not _try(fd):
+        os.close(fd)
+        try:
+            quem = path.read_text(encoding="utf-8").strip()
+        except OSError:
+            quem = ""
+        raise LockBusyError(f"{busy} ({quem or 'processo desconhecido'}; trava {path})")
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+    return HeldLock(fd, path)

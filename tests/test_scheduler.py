@@ -22,7 +22,7 @@ import pytest
 import scheduler
 from jobs.configuracao import ConfigSectionError
 from scheduler import Job, Outcome, Runner, SchedulerConfig, SiteJob
-from site_builder.lock import project_lock
+from site_builder.lock import LockBusyError, project_lock
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
@@ -414,3 +414,97 @@ def test_idle_runs_log_no_line_and_changes_do(tmp_path: Path, caplog: pytest.Log
     run_line = re.compile(r"^(tse|debate): \w+ em ")
     runs = [rec.getMessage() for rec in caplog.records if run_line.match(rec.getMessage())]
     assert len(runs) == 1 and runs[0].startswith("tse: mudou em ")  # the one change, nothing idle
+
+
+def _start(project: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(REPO / "scheduler.py"), "--raiz", str(project), "--sem-publicar", *extra],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_second_scheduler_on_the_same_data_folder_exits_with_a_clear_message(project: Path) -> None:
+    first = _start(project)
+    saude = project / ".cache" / "agendador-saude.json"
+    try:
+        until(lambda: saude.is_file() and json.loads(saude.read_text())["estado"] == "rodando", timeout_s=60)
+        second = _start(project, "--duracao-s", "20")  # without the lock it would run for 20 s, then exit 0
+        out, err = second.communicate(timeout=60)
+        assert second.returncode == 2, (out, err)
+        assert err.startswith("erro: outro agendador já está rodando com a pasta de dados")
+        assert f"pid {first.pid} agendador" in err and "Traceback" not in err
+        assert first.poll() is None  # the first one goes on
+        first.send_signal(signal.SIGTERM)
+        first.communicate(timeout=60)
+    finally:
+        first.kill()
+    assert first.returncode == 0
+    # The lock went with the process: a new scheduler starts.
+    assert scheduler.main(["--raiz", str(project), "--parar-apos", "site=1", "--sem-publicar"]) == 0
+
+
+def test_tse_poll_and_the_scheduler_tse_job_share_one_lock(tmp_path: Path) -> None:
+    from eleicoes import main as cli_main
+    from jobs.tse.store import take_poll_lock
+
+    dados = tmp_path / "dados"
+    config = tmp_path / "eleicoes.toml"
+    config.write_text(
+        f'[tse]\nurl_base = "http://127.0.0.1:9"\ntentativas = 1\ngit = false\npasta_dados = "{dados}"\n',
+        encoding="utf-8",
+    )
+    job = scheduler.TsePoll(config)
+    with pytest.raises(RuntimeError):
+        job()  # nothing answers on port 9, but the job now holds the poller's lock
+    assert cli_main(["tse", "poll", "--once", "--config", str(config)]) == 2
+    with pytest.raises(LockBusyError, match="outra coleta do TSE já está gravando"):
+        take_poll_lock(dados, "teste")
+    # The other way round: a manual poll holds it, the scheduler's job reports "ocupado".
+    assert job._lock is not None
+    job._lock.release()
+    with take_poll_lock(dados, "eleicoes tse poll"):
+        r = runner(tmp_path, [Job("tse", 3600, scheduler.TsePoll(config))])
+        r.start()
+        until(lambda: r.health()["tarefas"]["tse"]["execucoes"] >= 1)
+        r.stop()
+        r.wait()
+    assert health(tmp_path)["tarefas"]["tse"]["resultado"] == "ocupado"
+
+
+def test_sigterm_ends_the_process_even_with_a_stuck_job(project: Path, tmp_path: Path) -> None:
+    """The TSE never answers (and the request deadlines are longer than the test): SIGTERM still ends
+    the process after the grace period, with status 3 and the stuck job named."""
+    from jobs.tse.replay import Falhas, make_server
+    from jobs.tse.synthetic import schedule, totals_from_baseline, write_night
+    from model.baselines import load_baselines
+    from model.calibration import load_calibration
+    from tests.tse.conftest import START
+
+    night = tmp_path / "noite"
+    totals = totals_from_baseline(load_baselines()["6258-presidente-br-uf"])
+    write_night(night, totals, schedule(START, [0.3]), eleicao="6258")
+    server = make_server(night, 0, None, Falhas(tempo_esgotado=["*-u"], espera_s=600))
+    server.iniciar()
+    (project / "eleicoes.toml").write_text(
+        '[publicar]\n\n[agendador]\ntarefas = ["tse"]\nespera_encerramento_s = 1.0\n\n'
+        f'[tse]\nurl_base = "{server.url_base}"\ntentativas = 1\ntempo_limite_s = 600.0\n'
+        f'prazo_total_s = 900.0\nprazo_ciclo_s = 900.0\ngit = false\npasta_dados = "{tmp_path / "dados"}"\n'
+        f'calibracao_sha256 = "{load_calibration().sha256}"\n'
+        '[[tse.corridas]]\ncargo = "presidente"\neleicao = "6258"\nnivel = "uf"\n',
+        encoding="utf-8",
+    )
+    proc = _start(project)
+    try:
+        until(lambda: server.estado.estado()["pedidos_por_arquivo"].get("mun-e006258-cm.json", 0) >= 1, 60)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+        server.parar()
+    assert proc.returncode == scheduler.EXIT_ABANDONED, (out, err)
+    assert "tse" in out.partition("sem esperar")[2] and "tarefa abandonada" in err
+    saude = json.loads((project / ".cache" / "agendador-saude.json").read_text())
+    assert saude["estado"] == "abandonado"

@@ -8,13 +8,16 @@ import datetime as dt
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobs.configuracao import CONFIG_FILE
 from jobs.tse.audit import audit_snapshot
-from jobs.tse.config import TseConfigError, carregar_config_tse
+from jobs.tse.config import ConfigTse, TseConfigError, carregar_config_tse
 from jobs.tse.night import NightError, make_partial_night
 from jobs.tse.replay import Falhas, brasilia, make_server
+
+if TYPE_CHECKING:
+    from jobs.tse.cycle import PollState
 
 
 def _err(msg: str, status: int = 2) -> int:
@@ -28,7 +31,9 @@ def _now() -> str:
 
 def cmd_poll(args: argparse.Namespace) -> int:
     """Poll the TSE: one cycle (`--once`) or a loop every `intervalo_s` seconds until Ctrl+C."""
-    from jobs.tse.cycle import PollState, TseError, run_cycle  # the HTTP client: only for polling
+    from jobs.tse.cycle import PollState, TseError  # the HTTP client: only for polling
+    from jobs.tse.store import take_poll_lock
+    from site_builder.lock import LockBusyError
 
     try:
         config = carregar_config_tse(Path(args.config))
@@ -51,6 +56,21 @@ def cmd_poll(args: argparse.Namespace) -> int:
         state = PollState.criar(config)
     except TseError as exc:
         return _err(str(exc))
+    try:
+        trava = take_poll_lock(config.dados, "eleicoes tse poll")
+    except LockBusyError as exc:
+        state.fechar()
+        return _err(f"{exc}. Encerre a outra coleta antes de iniciar esta.")
+    except OSError as exc:
+        state.fechar()
+        return _err(f"não foi possível abrir a trava da coleta em {config.dados}: {exc.strerror or exc}")
+    with trava:
+        return _poll(config, state, args)
+
+
+def _poll(config: ConfigTse, state: PollState, args: argparse.Namespace) -> int:
+    from jobs.tse.cycle import run_cycle
+
     status = 0
     try:
         while True:

@@ -19,6 +19,7 @@ from typing import Any
 
 from jobs.tse.config import Corrida
 from model.snapshot import previous_snapshot_dir
+from site_builder.lock import HeldLock, take_lock
 from site_builder.writer import write_atomic
 
 CAPTURE_FORMAT = "%Y-%m-%dT%H-%M-%SZ"
@@ -50,6 +51,20 @@ def next_capture_name(t: dt.datetime, ultima: str | None) -> str:
         if prev is not None and t < prev + dt.timedelta(seconds=1):
             t = prev + dt.timedelta(seconds=1)
     return capture_name(t)
+
+
+POLL_LOCK = ".coleta-tse.lock"  # in the data folder: one TSE poller per folder (CLI or scheduler)
+
+
+def take_poll_lock(dados: Path, what: str) -> HeldLock:
+    """The TSE poller's lock for data folder `dados`; LockBusyError (Portuguese) when another
+    `eleicoes tse poll` or scheduler TSE job writes there: two pollers would overwrite each
+    other's snapshots and double the request rate."""
+    return take_lock(
+        dados / POLL_LOCK,
+        "coleta do TSE",
+        f"outra coleta do TSE já está gravando em {dados} (eleicoes tse poll ou o agendador)",
+    )
 
 
 def race_dir(dados: Path, corrida: Corrida) -> Path:
