@@ -9,6 +9,9 @@ transport, per file (shell globs on the name, with or without its extension, lik
 | `ausente` | 404 `NoSuchKey` (e.g. a `.jws` twin removed) |
 | `adulterado` | the two leaders' votes swapped (sums add up: a wrong leader); on a `.jws` the payload |
 |  | is changed and the original signature kept |
+
+On a `.jws`, the other content faults change the payload and, when the proxy has a signer
+(`assinar`, the test key of a signed night), sign it again: a bad file the TSE itself signed.
 | `outra_eleicao` | `ele` says another election |
 | `trocado` | another file's bytes (another UF's) under this name |
 | `totais_menores` | half the sections and voters totalized (a reading that went down) |
@@ -34,6 +37,7 @@ import threading
 import urllib.parse
 import zlib
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -104,18 +108,25 @@ def _b64d(texto: str) -> bytes:
     return base64.urlsafe_b64decode(texto + "=" * (-len(texto) % 4))
 
 
-def _tamper_payload(jws: bytes) -> bytes:
-    """A `.jws` whose payload had the leaders swapped, the original signature kept."""
-    header, payload, signature = jws.strip().split(b".")
-    changed = _edit(_b64d(payload.decode("ascii")), _swap_leaders)
-    novo = base64.urlsafe_b64encode(changed).rstrip(b"=")
-    return b".".join([header, novo, signature])
+def _alter_json(falha: str, corpo: bytes) -> bytes:
+    if falha == "adulterado":
+        return _edit(corpo, _swap_leaders)
+    if falha == "outra_eleicao":
+        return _edit(corpo, lambda d: d.update(ele="6257"))
+    if falha == "totais_menores":
+        return _edit(corpo, _lower)
+    if falha == "negativos":
+        return _edit(corpo, _negative)
+    if falha == "esquema":
+        return b'{"ele": "6258", "mensagem": "manutencao programada"}'
+    raise ValueError(falha)
 
 
 class EstadoProxy:
     """Upstream address, faults, counts; shared by handler threads."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, assinar: Callable[[bytes], bytes] | None = None) -> None:
+        self.assinar = assinar
         url = urllib.parse.urlsplit(upstream)
         self.host, self.porta = url.hostname or HOST, url.port or 80
         self.falhas = FalhasProxy()
@@ -199,6 +210,8 @@ class ProxyHandler(BaseHTTPRequestHandler):
         falha = next((k for k, pads in body_faults.items() if _match(nome, pads)), None)
         if falha == "trocado":
             outro = f.trocado[_match(nome, f.trocado) or ""]
+            if "." not in outro:  # a base name: the other file with this request's extension
+                outro += "." + nome.rsplit(".", 1)[-1]
             path = path.rsplit("/", 2)[0] + f"/{outro[:2]}/{outro}"
         status, headers, corpo = self._upstream(path, conditional=falha is None)
         self._date = headers.get("Date")
@@ -233,17 +246,16 @@ class ProxyHandler(BaseHTTPRequestHandler):
         self._send(200, corpo, cab)
 
     def _alter(self, falha: str, nome: str, corpo: bytes) -> bytes:
-        if falha == "adulterado":
-            return _tamper_payload(corpo) if nome.endswith(".jws") else _edit(corpo, _swap_leaders)
-        if falha == "outra_eleicao":
-            return _edit(corpo, lambda d: d.update(ele="6257"))
-        if falha == "totais_menores":
-            return _edit(corpo, _lower)
-        if falha == "negativos":
-            return _edit(corpo, _negative)
-        if falha == "esquema":
-            return b'{"ele": "6258", "mensagem": "manutencao programada"}'
-        return corpo  # trocado: another file's bytes, as they are
+        if falha == "trocado":
+            return corpo  # another file's bytes, as they are (its own valid signature included)
+        if not nome.endswith(".jws"):
+            return _alter_json(falha, corpo)
+        header, payload, signature = corpo.strip().split(b".")
+        novo = _alter_json(falha, _b64d(payload.decode("ascii")))
+        assinar = self.server.estado.assinar
+        if falha != "adulterado" and assinar is not None:
+            return assinar(novo)  # a bad file the signer did sign: only the model can refuse it
+        return b".".join([header, base64.urlsafe_b64encode(novo).rstrip(b"="), signature])
 
     def _send(self, status: int, body: bytes, headers: dict[str, str]) -> None:
         self.send_response(status)
@@ -293,8 +305,8 @@ class ProxyServer(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
 
-    def __init__(self, upstream: str) -> None:
-        self.estado = EstadoProxy(upstream)
+    def __init__(self, upstream: str, assinar: Callable[[bytes], bytes] | None = None) -> None:
+        self.estado = EstadoProxy(upstream, assinar)
         super().__init__((HOST, 0), ProxyHandler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
