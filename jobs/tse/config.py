@@ -90,7 +90,7 @@ class ConfigTse:
     conexoes: int = 8  # parallel requests (the cap still holds)
     tempo_limite_s: float = 10.0  # per socket read (connect, each chunk)
     prazo_total_s: float = 20.0  # whole request (headers + body): a dripping server is cut here
-    prazo_ciclo_s: float = 120.0  # whole cycle: requests not sent by then count as not answered
+    prazo_ciclo_s: float = 240.0  # whole cycle (under the seed's 5-min file age): later parts not answered
     tamanho_maximo_mb: float = 8.0  # decoded body cap (the largest real config file is ~0.5 MB)
     tentativas: int = 3
     espera_inicial_s: float = 0.5  # backoff: doubles at each new try

@@ -237,3 +237,28 @@ def test_stale_reading_stops_being_publishable_with_no_new_file(
     [r3] = job.ciclo()
     assert not r3.alterado and r3.publicavel is False
     assert len(snapshots(race)) == 2
+
+
+def test_parts_not_asked_by_the_cycle_deadline_keep_their_reading(
+    synthetic_night: Path,
+    replay_factory: Callable[[Path], Replay],
+    job_factory: Callable[[ConfigTse], Job],
+    tmp_path: Path,
+) -> None:
+    from jobs.tse.cycle import run_cycle
+
+    replay = replay_factory(synthetic_night)
+    dados = tmp_path / "data"
+    job = job_factory(job_config(replay.url, dados, PRESIDENT))
+    job.ciclo()
+    race = dados / "tse" / "6258" / "presidente"
+    [first] = snapshots(race)
+    replay.avancar()
+    res = run_cycle(job.config.com(prazo_ciclo_s=0.001), job.state)  # over before most requests
+    [r] = res.corridas
+    assert res.erro is None and r.erro is None and r.preservados >= 1 and r.publicavel is False
+    last = snapshots(race)[-1]
+    entries = captura(last)["arquivos"]
+    late = [n for n, e in entries.items() if "prazo do ciclo" in (e.get("erro") or "")]
+    assert late and all((last / n).read_bytes() == (first / n).read_bytes() for n in late)
+    assert job.state.cliente.prazo is None  # the next cycle starts without the old deadline
