@@ -256,6 +256,7 @@ def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
     bancada: tuple[Path, Replay, ProxyServer],
     job_factory: Callable[[ConfigTse], Job],
     tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     noite, replay, proxy = bancada
     replay.limpar()
@@ -272,7 +273,8 @@ def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
         run_fault(c, noite, replay, proxy, referencia, tmp_path / c.nome, job_factory) for c in CENARIOS
     ]
     bloco = tally(resultados)
-    print("\n" + bloco)
+    with capsys.disabled():  # the tally is part of `make test`'s output
+        print("\n" + bloco)
     for res in resultados:
         assert res.sobreviveu and res.perdidas == 0 and res.erradas == 0, (res.cenario.nome, res.problemas)
     doc = DOC.read_text(encoding="utf-8")
