@@ -8,9 +8,12 @@ Measures (each backend):
   checkable claims, personal attacks and proposals per utterance; agreement on proposal items; on
   question/answer turns, agreement on question parts, parts answered, evasion band and evasion type;
 - CT24 check-worthiness (Spanish tweets, CLEF 2024 dev-test): precision/recall of "check-worthy";
-- QEvasion (English interviews, test split): agreement of the evasion band with the annotators'
-  majority, mapped to clear reply (1.x), ambivalent (2.1-2.5) and clear non-reply (2.6-2.9).
-Writes only the "## Debates" section of docs/QUALIDADE.md.
+- QEvasion (English interviews, test split): the evasion band against the annotators' majority,
+  with the dataset authors' mapping to three classes (Explicit = clear reply; Implicit, Dodging,
+  Deflection, Partial, General, Contradictory = ambivalent; Declining, Claims ignorance,
+  Clarification = clear non-reply): agreement, macro-F1 and the majority-class baseline.
+Writes the "## Debates" section of docs/QUALIDADE.md and the figures the method page quotes to
+docs/qualidade-debates.json.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ from jobs.debate.checagem import checaveis  # noqa: E402
 
 OURO = RAIZ / "tests" / "debate" / "dados" / "ouro-debates.json"
 QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
+FIGURAS_JSON = RAIZ / "docs" / "qualidade-debates.json"
 DATASETS = Path("/work/shared/datasets/factcheck")
 ADVERSARIOS = ("Rui Amaral", "Helena Prado")
 FAIXAS = ("0-2", "3-5", "6-8", "9-10")
@@ -180,20 +184,45 @@ def avaliar_ct24(analisador: Analisador, limite: int | None = None) -> PR | None
     return pr
 
 
-CLASSES_QEVASION = {"1": "resposta clara", "2a": "ambivalente", "2b": "sem resposta"}
+CLASSES_QEVASION = ("resposta clara", "ambivalente", "sem resposta")
+# The authors' mapping (Thomas et al., EMNLP 2024, "I Never Said That"): only Explicit is a clear
+# reply; Implicit is ambivalent. "2.9 Diffusion" is not in their final taxonomy; it follows the
+# dataset's numbering (2.6-2.9, clear non-reply).
+CLASSE_DO_ROTULO_QEVASION = {
+    "1.1": "resposta clara",
+    "1.2": "ambivalente",
+    "2.1": "ambivalente",
+    "2.2": "ambivalente",
+    "2.3": "ambivalente",
+    "2.4": "ambivalente",
+    "2.5": "ambivalente",
+    "2.6": "sem resposta",
+    "2.7": "sem resposta",
+    "2.8": "sem resposta",
+    "2.9": "sem resposta",
+}
 
 
 def _classe_qevasion(rotulo: str) -> str:
-    codigo = rotulo.strip().split(" ")[0]
-    if codigo.startswith("1."):
-        return "resposta clara"
-    return "ambivalente" if codigo in ("2.1", "2.2", "2.3", "2.4", "2.5") else "sem resposta"
+    return CLASSE_DO_ROTULO_QEVASION[rotulo.strip().split(" ")[0]]
 
 
 def _classe_prevista(a: AvaliacaoTurno) -> str:
     if a.evasao is None or a.evasao <= 2:
         return "resposta clara"
     return "ambivalente" if a.evasao <= 8 else "sem resposta"
+
+
+def f1_macro(confusao: Counter[tuple[str, str]], classes: Iterable[str]) -> float:
+    """Unweighted mean of the per-class F1 (a class never predicted nor true counts as 0)."""
+    classes = list(classes)
+    notas = []
+    for c in classes:
+        vp = confusao[(c, c)]
+        previstos = sum(confusao[(v, c)] for v in classes)
+        verdadeiros = sum(confusao[(c, p)] for p in classes)
+        notas.append(2 * vp / (previstos + verdadeiros) if previstos + verdadeiros else 0.0)
+    return sum(notas) / len(notas) if notas else 0.0
 
 
 def avaliar_qevasion(avaliador: AvaliadorTurnos, limite: int | None = None) -> dict[str, Any] | None:
@@ -215,8 +244,19 @@ def avaliar_qevasion(avaliador: AvaliadorTurnos, limite: int | None = None) -> d
             acordo.somar(prevista == verdade)
             confusao[(verdade, prevista)] += 1
             verdade_total[verdade] += 1
-    maioria = verdade_total.most_common(1)[0][1] / acordo.total if acordo.total else 0.0
-    return {"acordo": acordo, "confusao": confusao, "maioria": maioria, "classes": verdade_total}
+    classe_maioria, n_maioria = verdade_total.most_common(1)[0] if verdade_total else ("", 0)
+    sempre_maioria: Counter[tuple[str, str]] = Counter(
+        {(v, classe_maioria): n for v, n in verdade_total.items()}
+    )
+    return {
+        "acordo": acordo,
+        "confusao": confusao,
+        "f1_macro": f1_macro(confusao, CLASSES_QEVASION),
+        "maioria": n_maioria / acordo.total if acordo.total else 0.0,
+        "maioria_f1_macro": f1_macro(sempre_maioria, CLASSES_QEVASION),
+        "classe_maioria": classe_maioria,
+        "classes": verdade_total,
+    }
 
 
 def _tabela_confusao(
@@ -266,13 +306,17 @@ def relatorio(
         _tabela_confusao(ouro["confusao"], FAIXAS, [*FAIXAS, "?"]),
     ]
     if qev is not None:
-        classes = ("resposta clara", "ambivalente", "sem resposta")
         linhas += [
             "",
-            f"QEvasion (inglês, {qev['acordo'].total} respostas, maioria de 3 anotadores): acordo "
-            f"{qev['acordo'].texto()}; sempre prever a classe mais comum acertaria {qev['maioria']:.2f}.",
+            f"QEvasion (inglês, {qev['acordo'].total} respostas, maioria de 3 anotadores; classes dos "
+            "autores do conjunto: só *Explicit* é resposta clara, *Implicit* é ambivalente):",
             "",
-            _tabela_confusao(qev["confusao"], classes, classes),
+            "| medida | este backend | sempre a classe mais comum |",
+            "|---|---:|---:|",
+            f"| acordo | {qev['acordo'].texto()} | {qev['maioria']:.2f} ({qev['classe_maioria']}) |",
+            f"| F1 macro (3 classes) | {qev['f1_macro']:.2f} | {qev['maioria_f1_macro']:.2f} |",
+            "",
+            _tabela_confusao(qev["confusao"], CLASSES_QEVASION, CLASSES_QEVASION),
         ]
     linhas += ["", f"Tempo total desta avaliação: {segundos:.1f} s."]
     return "\n".join(linhas)
@@ -292,18 +336,47 @@ def escrever_secao(corpo: str, caminho: Path = QUALIDADE_MD) -> None:
     caminho.write_text(texto, encoding="utf-8")
 
 
-def _medir(backend: str, config: ConfigAnalise, limite: int | None) -> str:
+def figuras_evasao(qev: dict[str, Any]) -> dict[str, Any]:
+    """The QEvasion figures the method page quotes (rounded as printed)."""
+    return {
+        "respostas": qev["acordo"].total,
+        "acordo": round(qev["acordo"].taxa, 2),
+        "f1_macro": round(qev["f1_macro"], 2),
+        "maioria_acordo": round(qev["maioria"], 2),
+        "maioria_f1_macro": round(qev["maioria_f1_macro"], 2),
+        "classe_maioria": qev["classe_maioria"],
+    }
+
+
+def escrever_figuras(figuras: dict[str, Any], caminho: Path = FIGURAS_JSON) -> None:
+    """Merge this run's backends into docs/qualidade-debates.json (other backends are kept)."""
+    atual: dict[str, Any] = {}
+    if caminho.exists():
+        atual = json.loads(caminho.read_text(encoding="utf-8"))
+    atual.update(figuras)
+    caminho.parent.mkdir(parents=True, exist_ok=True)
+    caminho.write_text(
+        json.dumps(atual, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+    )
+
+
+def _medir(backend: str, config: ConfigAnalise, limite: int | None) -> tuple[str, str, dict[str, Any]]:
     inicio = time.perf_counter()
     avaliador = avaliador_de(backend, config)
     analisador: Analisador = analisador_de(config) if backend == "openai" else AnalisadorRegras()
     ouro = avaliar_ouro(avaliador, analisador)
     ct24 = avaliar_ct24(analisador, limite)
     qev = avaliar_qevasion(avaliador, limite)
-    return relatorio(avaliador.nome, ouro, ct24, qev, time.perf_counter() - inicio)
+    texto = relatorio(avaliador.nome, ouro, ct24, qev, time.perf_counter() - inicio)
+    return avaliador.nome, texto, {} if qev is None else {"qevasion": figuras_evasao(qev)}
 
 
-def main(argv: list[str] | None = None, escrever: Callable[[str], None] = escrever_secao) -> int:
-    """Run the evaluation and write the section."""
+def main(
+    argv: list[str] | None = None,
+    escrever: Callable[[str], None] = escrever_secao,
+    gravar_figuras: Callable[[dict[str, Any]], None] = escrever_figuras,
+) -> int:
+    """Run the evaluation, write the section and the figures file."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--backend", choices=("regras", "openai"), action="append")
     parser.add_argument(
@@ -329,8 +402,11 @@ def main(argv: list[str] | None = None, escrever: Callable[[str], None] = escrev
         "e servem "
         "para pegar regressões, não para prometer acerto em debates reais.",
     ]
+    figuras: dict[str, Any] = {}
     for backend in backends:
-        partes += ["", _medir(backend, config, args.limite)]
+        nome, texto, medidas = _medir(backend, config, args.limite)
+        partes += ["", texto]
+        figuras[nome] = medidas
     if "openai" not in backends:
         partes += [
             "",
@@ -343,6 +419,8 @@ def main(argv: list[str] | None = None, escrever: Callable[[str], None] = escrev
         ]
     corpo = "\n".join(partes)
     escrever(corpo)
+    if args.limite is None:  # a partial run must not overwrite the figures the method page quotes
+        gravar_figuras(figuras)
     print(corpo)
     return 0
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from benchmarks.debate_qualidade import OURO, avaliar_ouro, escrever_secao
 from jobs.analise.afirmacoes import AnalisadorRegras
 from jobs.analise.turnos import AvaliadorRegras
@@ -34,3 +36,51 @@ def test_section_writer_touches_only_its_section(tmp_path: Path) -> None:
     texto = arquivo.read_text(encoding="utf-8")
     assert "## Checagens\n\nnúmeros da mesa" in texto
     assert "segunda" in texto and "primeira" not in texto and texto.count("## Debates") == 1
+
+
+def _pct(x: float) -> str:
+    return f"{round(100 * x)}%"
+
+
+def test_evasion_uses_the_authors_mapping() -> None:
+    from benchmarks.debate_qualidade import _classe_qevasion
+
+    assert _classe_qevasion("1.1 Explicit") == "resposta clara"
+    assert _classe_qevasion("1.2 Implicit") == "ambivalente", "the authors: Implicit is ambivalent"
+    assert _classe_qevasion("2.4 General") == "ambivalente"
+    assert _classe_qevasion("2.6 Declining to answer") == "sem resposta"
+
+
+def test_macro_f1_and_the_majority_baseline() -> None:
+    from collections import Counter
+
+    from benchmarks.debate_qualidade import CLASSES_QEVASION, f1_macro
+
+    classes = CLASSES_QEVASION
+    perfeito = Counter({(c, c): 5 for c in classes})
+    assert f1_macro(perfeito, classes) == 1.0
+    # always the majority class (60 of 100): F1 of that class 2*60/(100+60) = 0.75, others 0
+    sempre = Counter({("ambivalente", "ambivalente"): 60, ("resposta clara", "ambivalente"): 40})
+    assert f1_macro(sempre, classes) == pytest.approx(0.75 / 3)
+
+
+def test_method_page_quotes_the_measured_evasion_figures() -> None:
+    """The debates method page states exactly what the benchmark wrote (docs/qualidade-debates.json)."""
+    from benchmarks.debate_qualidade import FIGURAS_JSON
+
+    figuras = json.loads(FIGURAS_JSON.read_text(encoding="utf-8"))["regras-1"]["qevasion"]
+    pagina = (Path(__file__).resolve().parents[2] / "content" / "metodologia" / "debates.md").read_text(
+        encoding="utf-8"
+    )
+    secao = pagina.split("### O que a medida de evasão consegue", 1)[1].split("\n## ", 1)[0]
+    assert f"{figuras['respostas']} respostas" in secao
+    linha_acerto = next(linha for linha in secao.splitlines() if linha.startswith("| Acerto"))
+    assert linha_acerto == f"| Acerto | {_pct(figuras['acordo'])} | {_pct(figuras['maioria_acordo'])} |"
+    linha_f1 = next(linha for linha in secao.splitlines() if linha.startswith("| F1 macro"))
+    f1 = f"{figuras['f1_macro']:.2f}".replace(".", ",")
+    f1_maioria = f"{figuras['maioria_f1_macro']:.2f}".replace(".", ",")
+    assert linha_f1.endswith(f"| {f1} | {f1_maioria} |")
+    assert f'("{figuras["classe_maioria"]}")' in secao
+    # the words must match the figures' direction
+    if figuras["acordo"] < figuras["maioria_acordo"]:
+        assert "acerta menos do que quem chutasse" in secao
