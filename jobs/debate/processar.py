@@ -37,6 +37,7 @@ from jobs.debate.audio import (
     para_wav,
 )
 from jobs.debate.config_audio import ConfigAudio
+from jobs.debate.escolha_modelo import BASE, atraso_s, modelo_para_atraso
 from jobs.debate.falantes import (
     Diarizador,
     DiarizadorTimbre,
@@ -51,6 +52,7 @@ from jobs.debate.falantes import (
     ler_roteiro,
     voz_em,
 )
+from jobs.debate.modelo_whisper import ErroModelo
 from jobs.debate.pipeline import ARQ_GRAVACAO  # the mark that the recording ended
 from jobs.debate.segmentos import ErroFonte, Fonte, SegmentoDisponivel, planejar
 from jobs.debate.transcricao import (
@@ -104,6 +106,7 @@ class EstadoAudio:
     voz_da_fala: dict[str, str] = field(default_factory=dict)
     ocorrencias: list[dict[str, Any]] = field(default_factory=list)
     encerrado: bool = False
+    modelo_em_uso: str = ""  # "" = the configured model; "base" once the job fell back to it
 
     def para_json(self) -> dict[str, Any]:
         """Plain JSON-able dict."""
@@ -132,6 +135,7 @@ class Resumo:
     falas: int = 0
     ocorrencias: list[dict[str, Any]] = field(default_factory=list)
     encerrado: bool = False
+    modelo_em_uso: str = ""  # "" = the configured model; "base" once the job fell back to it
     aguardando: str = ""
 
     def texto(self) -> str:
@@ -219,6 +223,7 @@ class Processador:
         config: ConfigAudio,
         modelo: Callable[[], Any] | None = None,
         motor: Motor | None = None,
+        modelo_reserva: Callable[[], Any] | None = None,
         diarizador: Callable[[dict[str, Any]], Diarizador] | None = None,
         avisar: Callable[[str], None] | None = None,
         relogio: Callable[[], float] = time.monotonic,
@@ -227,6 +232,7 @@ class Processador:
         self.debate_dir = debate_dir
         self.config = config
         self._fabrica_modelo = modelo
+        self._fabrica_reserva = modelo_reserva  # base, when the configured model is another one
         self._transcritor: Transcritor | None = None
         self.motor = motor
         if diarizador is None and config.audio_timbre_oitavas > 0:
@@ -346,6 +352,7 @@ class Processador:
             )
             for s in passo.descartar:
                 self._descartar(s)
+            self._conferir_atraso(disponiveis)
             if passo.acao == "processar" and passo.segmento is not None:
                 if not self._processar(fonte, passo.segmento):
                     if not seguir:
@@ -686,13 +693,54 @@ class Processador:
 
     # --- collaborators --------------------------------------------------------------------
 
+    def _modelo_configurado(self) -> str:
+        return self.config.whisper_modelo or self.config.whisper_tamanho
+
+    def _conferir_atraso(self, disponiveis: list[SegmentoDisponivel]) -> None:
+        """Fall back to base when the audio waiting to be transcribed exceeds the configured limit."""
+        if self._fabrica_reserva is None or self.estado.modelo_em_uso == BASE:
+            return
+        pendentes = [
+            self._duracao_estimada(s.duracao_s)
+            for s in disponiveis
+            if s.pronto and s.nome not in self.estado.vistos
+        ]
+        atraso = atraso_s(pendentes)
+        em_uso = self._modelo_configurado()
+        if modelo_para_atraso(em_uso, atraso, self.config.whisper_atraso_max_s) != em_uso:
+            self._trocar_para_base(
+                f"{atraso:.1f} s de áudio esperando transcrição (limite "
+                f"{self.config.whisper_atraso_max_s:g} s)"
+            )
+
+    def _trocar_para_base(self, motivo: str) -> None:
+        self.estado.modelo_em_uso = BASE
+        self._transcritor = None
+        self._ocorrencia(
+            None,
+            self._modelo_configurado(),
+            "modelo_trocado",
+            f"{motivo}; a transcrição segue com o modelo base até o fim do debate",
+        )
+
     def _transcritor_pronto(self) -> Transcritor:
         if self._transcritor is None:
             if self._fabrica_modelo is None:
                 raise ErroProcessamento("nenhum modelo de transcrição configurado")
             # No prompt with the participants' names: with the base model it seeds decoding loops.
             opcoes = OpcoesWhisper(self.config.whisper_idioma, self.config.whisper_feixe)
-            self._transcritor = Transcritor(self._fabrica_modelo(), opcoes)
+            usar_reserva = self._fabrica_reserva is not None and self.estado.modelo_em_uso == BASE
+            fabrica = (
+                self._fabrica_reserva if usar_reserva and self._fabrica_reserva else self._fabrica_modelo
+            )
+            try:
+                modelo = fabrica()
+            except ErroModelo as exc:
+                if self._fabrica_reserva is None or usar_reserva:
+                    raise
+                self._trocar_para_base(f"o modelo {self._modelo_configurado()} não carregou ({exc})")
+                modelo = self._fabrica_reserva()
+            self._transcritor = Transcritor(modelo, opcoes)
         return self._transcritor
 
     def _vozes(self, amostras: Amostras, inicio_s: float) -> list[TrechoVoz]:
