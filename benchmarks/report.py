@@ -65,3 +65,16 @@ def write_section(name: str, command: str, body: str, path: Path = PERFORMANCE_M
         text = text.rstrip() + "\n\n" + section + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+def write_marked_section(path: Path, name: str, text: str) -> None:
+    """Replace (or append) the block between `<!-- BEGIN name -->` and `<!-- END name -->` of `path`."""
+    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
+    block = f"{begin}\n{text.rstrip()}\n{end}"
+    current = path.read_text(encoding="utf-8") if path.exists() else ""
+    if begin in current and end in current:
+        before, rest = current.split(begin, 1)
+        new = before + block + rest.split(end, 1)[1]
+    else:
+        new = current.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(new, encoding="utf-8")
