@@ -209,7 +209,8 @@ def _memoria_buscar(args: argparse.Namespace) -> int:
         raise DeskError("informe o texto ou --afirmacao ID")
     achadas = memoria.buscar(texto, candidato, k=args.limite)
     if not achadas:
-        print(f"nenhuma checagem publicada parecida (limiar {config.memoria.limiar_baixo:g})")
+        limiar = config.memoria.limiares(memoria.com_embeddings)[0]
+        print(f"nenhuma checagem publicada parecida (limiar {limiar:g})")
     for s in achadas:
         print(
             f"{pontuacao_legivel(s.similaridade):>5}  {s.sugestao:<10} {s.checagem.id}  "

@@ -175,6 +175,11 @@ class Memoria:
                 self.avisos.append(f"memória só com TF-IDF: {exc}")
                 self._embeddings = None
 
+    @property
+    def com_embeddings(self) -> bool:
+        """Whether claims are scored by the mix (else by TF-IDF alone)."""
+        return self._embeddings is not None and self._matriz is not None
+
     def notas(self, texto: str) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64] | None]:
         """(TF-IDF cosine, embedding cosine or None) of `texto` against every check."""
         tfidf = self.indice.similaridades(texto)
