@@ -128,6 +128,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
         code,
         repr(dataclasses.astuple(config)),
         repr(NAV),
+        repr(sorted(ctx.editores.editores.items())),  # names on the check pages
         *(a.path for a in assets.values()),
     )
     artifacts = plan(ctx)

@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ET
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
-from site_builder.texto_seguro import url_proibida
+from site_builder.conteudo.texto_seguro import url_proibida
 
 EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
 

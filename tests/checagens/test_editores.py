@@ -1,10 +1,10 @@
-"""The editors' registry: one person can never pass as two (site_builder.editores)."""
+"""The editors' registry: one person can never pass as two (site_builder.conteudo.editores)."""
 
 from __future__ import annotations
 
 import pytest
 
-from site_builder.editores import chave, identificar, ler_registro
+from site_builder.conteudo.editores import chave, identificar, ler_registro
 
 REGISTRO = """
 [[editores]]

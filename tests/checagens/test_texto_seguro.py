@@ -1,10 +1,10 @@
-"""Link schemes decoded like a browser, raw HTML, hidden characters and sizes (site_builder.texto_seguro)."""
+"""Link schemes decoded like a browser, raw HTML, hidden characters and sizes (conteudo.texto_seguro)."""
 
 from __future__ import annotations
 
 import pytest
 
-from site_builder import texto_seguro as ts
+from site_builder.conteudo import texto_seguro as ts
 from site_builder.markdown_render import addresses
 
 PROIBIDAS = [
