@@ -29,6 +29,7 @@ from jobs.publish.kinds import Headers, headers_for, is_hashed_asset
 from jobs.publish.targets import RemoteObject, Target, open_target, walk_files
 from site_builder.links import internal_links, target_of
 from site_builder.tiers import Tier, tier_of
+from site_builder.writer import STAGING_DIR, JournalError, recover
 
 log = logging.getLogger("eleicoes.publicar")
 
@@ -244,8 +245,6 @@ def missing_assets(
 
 def finish_interrupted_build(public_dir: Path, seco: bool) -> str:
     """Finish or undo the commit of a build killed in `public_dir` ("" when there is none)."""
-    from site_builder.writer import STAGING_DIR, JournalError, recover  # the builder imports this package
-
     if not (public_dir / STAGING_DIR).exists():
         return ""
     if seco:

@@ -16,6 +16,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from site_builder.conteudo.texto_seguro import html_bruto
+
 ARQUIVO = "content/editores.toml"
 CAMPOS = frozenset({"id", "nome", "github", "apelidos"})
 ID = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
@@ -76,6 +78,8 @@ def problema_de_nome(texto: str) -> str | None:
     """Why a registered name or alias cannot identify a person, or None."""
     if not chave(texto):
         return "não pode ficar vazio"
+    if problema := html_bruto(texto):
+        return problema
     if len(texto) > MAX_NOME:
         return f"tem {len(texto)} caracteres; o limite é {MAX_NOME}"
     alfabetos = _alfabetos(texto)

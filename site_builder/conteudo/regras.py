@@ -718,7 +718,7 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
         for i, perfil in enumerate(perfis_brutos, start=1):
             if not isinstance(perfil, str):
                 leitor.erro(f"perfis[{i}]", "deve ser um endereço entre aspas")
-            elif problema := url_publica(perfil):
+            elif problema := url_publica(perfil) or texto_seguro.problema_de_texto(perfil):
                 leitor.erro(f"perfis[{i}]", problema)
             else:
                 perfis.append(perfil)

@@ -83,3 +83,10 @@ def test_registered_id_is_accepted_and_unknown_person_is_named() -> None:
 def test_registry_refuses_a_second_identity_for_one_person(extra: str, mensagem: str) -> None:
     _, problemas = ler_registro(REGISTRO + "\n[[editores]]\n" + extra + "\n")
     assert any(mensagem in m for _, m in problemas), problemas
+
+
+def test_html_in_a_registered_name_is_refused() -> None:
+    _, problemas = ler_registro(
+        REGISTRO + '\n[[editores]]\nid = "x"\nnome = "<b>Xavier</b>"\ngithub = "xx"\n'
+    )
+    assert any("contém HTML ('<b')" in m for _, m in problemas), problemas
