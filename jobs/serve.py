@@ -13,6 +13,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from site_builder import csp
+
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 PREPARING_RETRY_S = 3
@@ -47,6 +49,11 @@ class SiteHandler(http.server.SimpleHTTPRequestHandler):
         ".json": "application/json; charset=utf-8",
         ".svg": "image/svg+xml",
     }
+
+    def end_headers(self) -> None:
+        """Every answer carries the site's Content-Security-Policy, as the CDN should send it."""
+        self.send_header("Content-Security-Policy", csp.policy(header=True))
+        super().end_headers()
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """Answer 404 with the site's own page when it exists."""

@@ -13,6 +13,7 @@ import gc
 import hashlib
 import multiprocessing
 import os
+import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,7 +32,7 @@ from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
 from site_builder.render import make_environment, render, template_closure_hash
 from site_builder.state import BuildState, OutputRecord
-from site_builder.writer import KnownFile, StagedWriter, remove_staging
+from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
 
 PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
@@ -47,6 +48,7 @@ class BuildReport:
     removidos: list[str] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
     segundos: float = 0.0
+    recuperacao: str = ""  # what was done to a commit a killed build left: "", "desfeito", "concluido"
 
     def resumo(self) -> str:
         """One summary line in Portuguese."""
@@ -68,7 +70,7 @@ def _code_hash(root: Path) -> str:
 def state_path(root: Path, out: Path) -> Path:
     """Where the incremental state of builds into `out` lives (outside `out`: never published)."""
     name = hashlib.sha256(str(out.resolve()).encode("utf-8")).hexdigest()[:16]
-    return root / ".cache" / "eleicoes-build" / name
+    return root / ".cache" / STATE_PARENT / name
 
 
 def _convert_markdown(texts: list[str], workers: int) -> list[str]:
@@ -107,6 +109,15 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
     config, config_warnings = load_config(root)
     report.avisos += config_warnings
     code = _code_hash(root)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        report.recuperacao = recover(out)
+    except JournalError:
+        # Renames may have happened, in an unknown order: drop them all by rebuilding from scratch
+        # (an empty state makes every output be compared with what the folder holds).
+        remove_staging(out)
+        shutil.rmtree(state_path(root, out), ignore_errors=True)
+        report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
     ctx = collect(root, config, state)
     report.avisos += ctx.avisos
@@ -117,12 +128,11 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
         code,
         repr(dataclasses.astuple(config)),
         repr(NAV),
+        repr(sorted(ctx.editores.editores.items())),  # names on the check pages
         *(a.path for a in assets.values()),
     )
     artifacts = plan(ctx)
     previous = state.outputs
-    out.mkdir(parents=True, exist_ok=True)
-    remove_staging(out)
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
     records: dict[str, OutputRecord] = {}
     try:
@@ -171,12 +181,12 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
                 "modo estrito: o build tem avisos:\n" + "\n".join(f"  - {a}" for a in report.avisos)
             )
         stale = sorted(set(previous) - set(records))
-        writer.commit(delete=stale)
     except BaseException:
         writer.abort()
         raise
-    _remove_empty_dirs(out, stale)
+    writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
+    writer.finish()
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale
@@ -189,14 +199,6 @@ def _size(out: Path, rel: str) -> int:
         return os.stat(os.path.join(out, rel)).st_size  # noqa: PTH116, PTH118 - hot loop, pathlib is slower
     except FileNotFoundError:
         return -1
-
-
-def _remove_empty_dirs(out: Path, removed: list[str]) -> None:
-    for rel in removed:
-        parent = (out / rel).parent
-        while parent != out and parent.is_dir() and not any(parent.iterdir()):
-            parent.rmdir()
-            parent = parent.parent
 
 
 __all__ = ["BuildError", "BuildReport", "build_site", "render"]

@@ -12,6 +12,11 @@ from site_builder.errors import BuildError
 from site_builder.lock import project_lock  # shared with `eleicoes publicar` and the scheduler
 
 DEFAULT_OUTPUT = Path("public")
+RECOVERY = {
+    "desfeito": "os arquivos preparados foram descartados; a saída anterior estava intacta",
+    "concluido": "a troca de arquivos foi concluída antes deste build",
+    "refeito": "o diário da troca estava ilegível; todos os arquivos foram conferidos de novo",
+}
 
 
 def project_root() -> Path:
@@ -46,6 +51,8 @@ def run_build(args: argparse.Namespace) -> int:
         print(f"erro: {exc}", file=sys.stderr)
         print("o site publicado anteriormente foi mantido.", file=sys.stderr)
         return exc.exit_code
+    if report.recuperacao:
+        print(f"build interrompido anteriormente: {RECOVERY[report.recuperacao]}", file=sys.stderr)
     for warning in report.avisos:
         print(f"aviso: {warning}", file=sys.stderr)
     print(report.resumo())

@@ -15,6 +15,8 @@ from typing import Any
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
+from site_builder.conteudo.editores import ARQUIVO as EDITORES
+from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError
 from site_builder.reader import Reader
@@ -70,11 +72,28 @@ def _candidatos(reader: Reader) -> dict[str, Candidato]:
 _SEP = "\x1f"  # between list items: a control character no valid field may contain
 
 
-def _read_check(texto: str, fonte: Fonte, completas: dict[str, Checagem]) -> dict[str, Any]:
-    lida = regras.ler_checagem(texto, fonte)
+def _editores(reader: Reader) -> tuple[Registro, str]:
+    """The editors' registry and its checksum ("" when the project has none)."""
+    if not (reader.root / EDITORES).is_file():
+        return Registro(), ""
+    parsed = reader.parse_fonte(EDITORES, lambda texto, _fonte: ler_registro(texto))
+    if parsed is None:
+        return Registro(), ""
+    (registro, problemas), fonte = parsed
+    reader.erros += [
+        f"{EDITORES}:{campo}: {mensagem}" if campo else f"{EDITORES}: {mensagem}"
+        for campo, mensagem in problemas
+    ]
+    return registro, fonte.sha256
+
+
+def _read_check(
+    texto: str, fonte: Fonte, completas: dict[str, Checagem], editores: tuple[Registro, str]
+) -> dict[str, Any]:
+    lida = regras.ler_checagem(texto, fonte, editores[0], dt.datetime.now(dt.UTC))
     if lida.checagem is not None:
         completas[fonte.caminho] = lida.checagem  # its page will be rendered in this build: no re-read
-    entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas))}
+    entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas)), "editores": editores[1]}
     entry["aprovacao"] = "\n".join(map(str, lida.aprovacao))
     if lida.checagem is not None:
         c = regras.resumo(lida.checagem)
@@ -106,7 +125,10 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
 
 
 def _checagens(
-    reader: Reader, candidatos: dict[str, Candidato], completas: dict[str, Checagem]
+    reader: Reader,
+    candidatos: dict[str, Candidato],
+    completas: dict[str, Checagem],
+    editores: tuple[Registro, str],
 ) -> list[ChecagemResumo]:
     """The checks to publish. Drafts are left out unread (seed: "O rascunho nunca é publicado
     sozinho"); a check that breaks a rule fails the build; one without a second person's approval
@@ -114,7 +136,11 @@ def _checagens(
     lidas: list[ChecagemResumo] = []
     publicaveis: list[ChecagemResumo] = []
     for path in _files(reader.root, "content/checagens", ".md"):
-        parsed = reader.parse_fonte(path, lambda texto, fonte: _read_check(texto, fonte, completas))
+        parsed = reader.parse_fonte(
+            path,
+            lambda texto, fonte: _read_check(texto, fonte, completas, editores),
+            lambda entry: bool(entry["editores"] == editores[1]),  # people are judged by the registry
+        )
         if parsed is None:
             continue
         entry: dict[str, Any] = parsed[0]
@@ -197,8 +223,9 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     ]
     metodologia.sort(key=lambda p: (p.ordem, p.slug))
     candidatos = _candidatos(reader)
+    editores = _editores(reader)
     completas: dict[str, Checagem] = {}
-    checagens = _checagens(reader, candidatos, completas)
+    checagens = _checagens(reader, candidatos, completas, editores)
     if reader.erros:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
     projecoes = projecao.collect(reader, [c.nome for c in candidatos.values()])
@@ -219,4 +246,5 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
         copias=copias,
         raiz=root,
         completas=completas,
+        editores=editores[0],
     )

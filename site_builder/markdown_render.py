@@ -7,27 +7,36 @@ import xml.etree.ElementTree as ET
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
+from site_builder.conteudo.texto_seguro import url_proibida
+
 EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
-SAFE_SCHEMES = ("http:", "https:", "mailto:", "/", "#", "./", "../")
-
-
-def _is_safe_url(url: str) -> bool:
-    # Browsers ignore whitespace and control characters inside a scheme ("java\tscript:").
-    compact = "".join(ch for ch in url if ch > " ").lower()
-    if ":" not in compact.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0]:
-        return True  # relative URL without a scheme
-    return compact.startswith(SAFE_SCHEMES)
 
 
 class _UnsafeUrlRemover(Treeprocessor):
-    """Drops `javascript:`, `data:` and other non-web schemes from links and images."""
+    """Drops `javascript:`, `data:` and other non-web schemes from links and images, however they
+    are encoded. `validar` refuses such a check; this is the last line for any other page."""
 
     def run(self, root: ET.Element) -> None:
         for element in root.iter():
             for attribute in ("href", "src"):
                 value = element.get(attribute)
-                if value is not None and not _is_safe_url(value):
+                if value is not None and url_proibida(value) is not None:
                     element.set(attribute, "#")
+
+
+class _AddressCollector(Treeprocessor):
+    """Collects every href/src of the document, as it would go into the page."""
+
+    def __init__(self, md: markdown.Markdown, found: list[str]) -> None:
+        super().__init__(md)
+        self.found = found
+
+    def run(self, root: ET.Element) -> None:
+        for element in root.iter():
+            for attribute in ("href", "src"):
+                value = element.get(attribute)
+                if value is not None:
+                    self.found.append(value)
 
 
 class MarkdownRenderer:
@@ -39,11 +48,22 @@ class MarkdownRenderer:
         self._md.preprocessors.deregister("html_block")
         self._md.inlinePatterns.deregister("html")
         self._md.treeprocessors.register(_UnsafeUrlRemover(self._md), "unsafe_urls", 0)
+        self._addresses: list[str] = []
+        # Runs before the remover: the addresses as the editor wrote them.
+        self._md.treeprocessors.register(_AddressCollector(self._md, self._addresses), "addresses", 1)
 
     def convert(self, text: str) -> str:
         """HTML for one Markdown document."""
         self._md.reset()
+        self._addresses.clear()
         return self._md.convert(text)
+
+
+def addresses(text: str) -> list[str]:
+    """Every link and image address of a Markdown document, before unsafe ones are removed."""
+    renderer = MarkdownRenderer()
+    renderer.convert(text)
+    return list(renderer._addresses)
 
 
 def convert_many(texts: list[str]) -> list[str]:

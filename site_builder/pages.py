@@ -251,7 +251,7 @@ def _full_check(ctx: SiteContext, check: ChecagemResumo) -> Checagem:
     if (parsed := ctx.completas.get(check.fonte.caminho)) is not None:
         return parsed
     texto = (ctx.raiz / check.fonte.caminho).read_text(encoding="utf-8")
-    lida = regras.ler_checagem(texto, check.fonte)
+    lida = regras.ler_checagem(texto, check.fonte, ctx.editores, None)  # dates: judged at collect
     if lida.checagem is None or lida.problemas or lida.aprovacao:
         raise ContentError(check.fonte.caminho, "o arquivo mudou durante o build; rode o build de novo")
     return lida.checagem
@@ -310,14 +310,14 @@ def _check_context(
             {
                 "tipo": TIPOS_HISTORICO[e.tipo],
                 "data": e.data,
-                "pessoa": e.pessoa,
+                "pessoa": ctx.editores.nome(e.pessoa),
                 "nota": e.nota,
                 "resultado": RESULTADOS_CONTESTACAO.get(e.resultado, ""),
             }
             for e in check.historico
         ],
-        "autor": check.autor,
-        "revisor": check.revisor,
+        "autor": ctx.editores.nome(check.autor),
+        "revisor": ctx.editores.nome(check.revisor),
         "contestar": contest_link(ctx.config, check),
         "politica_correcoes": policy,
         "jsonld": jsonld.claimreview(ctx.config, check, candidato, copias, policy),

@@ -32,16 +32,23 @@ class Reader:
         """Read and parse one source (or take both from the cache); None after recording an error."""
         return self.parse_fonte(path, lambda text, fonte: parser(text, fonte.caminho))
 
-    def parse_fonte(self, path: str, parser: Callable[[str, Fonte], Any]) -> tuple[Any, Fonte] | None:
-        """Like `parse`, for parsers that keep the source (path and checksum) in what they return."""
+    def parse_fonte(
+        self, path: str, parser: Callable[[str, Fonte], Any], valid: Callable[[Any], bool] | None = None
+    ) -> tuple[Any, Fonte] | None:
+        """Like `parse`, for parsers that keep the source (path and checksum) in what they return.
+
+        `valid(cached)` says whether a cached result still holds (it may depend on another file).
+        """
         rel = path  # relative to the root, POSIX separators; strings, as pathlib is slow over 10,000 files
         full = f"{self.root}/{rel}"  # plain strings: pathlib costs add up over 10,000 files
         digest, data, cached = self.cache.read(full, rel)
         fonte = Fonte(rel, digest)
         self.fontes.append(fonte)
-        if cached is not None:
+        if cached is not None and (valid is None or valid(cached.parsed)):
             return cached.parsed, fonte
-        assert data is not None
+        if data is None:
+            with open(full, "rb") as handle:  # noqa: PTH123 - plain strings, as above
+                data = handle.read()
         try:
             parsed = parser(data.decode("utf-8"), fonte)
         except UnicodeDecodeError as exc:

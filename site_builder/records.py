@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from site_builder.config import SiteConfig
+from site_builder.conteudo.editores import Registro
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Fonte
 
 if TYPE_CHECKING:
@@ -59,3 +60,4 @@ class SiteContext:
     copias: tuple[CopiaArquivada, ...] = ()  # archived copies linked from published checks
     raiz: Path | None = None  # the project folder (check pages read their file again when rendered)
     completas: dict[str, Checagem] = field(default_factory=dict)  # checks this build parsed, by path
+    editores: Registro = field(default_factory=Registro)  # names on the pages come from it

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
+from site_builder import csp
 from site_builder.assets import Asset
 
 TEMPLATES_DIR = Path("templates")
@@ -52,6 +53,7 @@ def make_environment(
         return "/" + found.path
 
     env.globals["asset"] = asset
+    env.globals["csp"] = csp.policy()
     env.filters["data_extenso"] = lambda value: data_extenso(value, fuso)
     env.filters["iso"] = lambda value: value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     return env

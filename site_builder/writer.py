@@ -4,19 +4,37 @@
 - A file whose bytes did not change is not touched (its mtime stays, a publish skips it).
 - Nothing replaces a file in the output folder until `commit`; `abort` (or a crash before
   commit) leaves the previous output exactly as it was.
+- The commit is recoverable. Before the first rename a journal (`commit.json` in the staging
+  folder) lists every rename, in order, and every deletion; the staging folder goes only after
+  the build recorded its state. A staging folder left by a killed build is therefore either
+  without a journal (nothing was renamed yet: `recover` rolls back) or with one (`recover` redoes
+  the remaining renames and deletions, which are idempotent, and drops the incremental state the
+  killed build could not save).
+- Renames go in tiers (`site_builder.tiers`, the publisher's order too): assets, then data, then
+  pages, then indexes (sitemap, feeds), so a page is never in place before what it links;
+  deletions go last.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from site_builder.errors import DuplicatePathError
+from site_builder.errors import BuildError, DuplicatePathError
+from site_builder.tiers import tier_of
 
 STAGING_DIR = ".eleicoes-staging"  # inside the output folder: same file system, so renames are atomic
+JOURNAL = "commit.json"
+JOURNAL_VERSION = 1
+STATE_PARENT = "eleicoes-build"  # `.cache/eleicoes-build/<hash>`: see `site_builder.build.state_path`
+
+
+class JournalError(BuildError):
+    """A staging folder whose journal cannot be read: the commit can be neither finished nor undone."""
 
 
 @dataclass(frozen=True)
@@ -25,6 +43,30 @@ class KnownFile:
 
     sha256: str
     size: int
+
+
+@dataclass(frozen=True)
+class Journal:
+    """A decided commit: staged file -> output path, in order, then the outputs to delete."""
+
+    moves: list[tuple[str, str]]
+    deletions: list[str]
+    state: str  # the build's incremental state folder, stale once the commit was interrupted
+
+    def to_json(self) -> bytes:
+        """Stable JSON bytes."""
+        data = {
+            "versao": JOURNAL_VERSION,
+            "mover": [list(m) for m in self.moves],
+            "remover": self.deletions,
+            "estado": self.state,
+        }
+        return json.dumps(data, ensure_ascii=False, indent=0).encode("utf-8")
+
+
+def commit_order(rel: str) -> tuple[int, str]:
+    """Sort key of a rename: the publish tier first (assets before pages), then the path."""
+    return (int(tier_of(rel)), rel)
 
 
 @dataclass
@@ -68,22 +110,89 @@ class StagedWriter:
         self.staged[rel] = temp
         return digest
 
-    def commit(self, delete: list[str] | None = None) -> None:
-        """Move every staged file into place, then remove the outputs listed in `delete`."""
-        for rel, temp in sorted(self.staged.items()):
-            target = self.root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            temp.replace(target)
-            self.written.append(rel)
+    def commit(self, delete: list[str], state: Path) -> None:
+        """Record the journal, move every staged file into place, then remove the outputs in `delete`.
+
+        The staging folder (and its journal) stays until `finish`: call it once the build's
+        `state` is saved.
+        """
+        moves = [(self.staged[rel].name, rel) for rel in sorted(self.staged, key=commit_order)]
+        journal = Journal(moves, sorted(delete), str(state))
+        staging = self.root / STAGING_DIR
+        staging.mkdir(parents=True, exist_ok=True)
+        write_atomic(staging / JOURNAL, journal.to_json())
+        apply_journal(self.root, journal)
+        self.written = [rel for _, rel in moves]
         self.staged.clear()
+
+    def finish(self) -> None:
+        """End the commit: the staging folder and its journal go."""
         remove_staging(self.root)
-        for rel in delete or []:
-            (self.root / rel).unlink(missing_ok=True)
 
     def abort(self) -> None:
         """Remove every staged file; the output folder is as before the build."""
         self.staged.clear()
         remove_staging(self.root)
+
+
+def apply_journal(root: Path, journal: Journal) -> None:
+    """Do the journal's renames and deletions; what a previous attempt did already is skipped."""
+    staging = root / STAGING_DIR
+    for temp, rel in journal.moves:
+        source = staging / temp
+        if source.exists():
+            target = root / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            source.replace(target)
+    for rel in journal.deletions:
+        path = root / rel
+        path.unlink(missing_ok=True)
+        parent = path.parent
+        while parent != root and parent.is_dir() and not any(parent.iterdir()):
+            parent.rmdir()
+            parent = parent.parent
+
+
+def read_journal(root: Path) -> Journal | None:
+    """The journal of an interrupted commit in `root`; None when there is none (nothing renamed)."""
+    path = root / STAGING_DIR / JOURNAL
+    try:
+        data = json.loads(path.read_bytes())
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise JournalError(f"{path}: diário do build ilegível ({exc})") from exc
+    try:
+        if data["versao"] != JOURNAL_VERSION:
+            raise JournalError(f"{path}: versão {data['versao']!r} do diário do build desconhecida")
+        moves = [(str(temp), str(rel)) for temp, rel in data["mover"]]
+        return Journal(moves, [str(rel) for rel in data["remover"]], str(data["estado"]))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(f"{path}: diário do build incompleto ({exc})") from exc
+
+
+def recover(root: Path) -> str:
+    """Finish or undo a commit a killed build left in `root`.
+
+    Returns "" when there was nothing to do, "desfeito" when the build died before its commit
+    (staged files dropped, output untouched), "concluido" when it died during the commit
+    (remaining renames and deletions done, the build's incremental state dropped). Raises
+    `JournalError` when the journal is unreadable (the folder is left as it is).
+    """
+    staging = root / STAGING_DIR
+    if not staging.exists():
+        return ""
+    journal = read_journal(root)
+    if journal is None:
+        remove_staging(root)
+        return "desfeito"
+    apply_journal(root, journal)
+    # The killed build never saved its state: records of the files just moved in are stale.
+    state = Path(journal.state)
+    if state.parent.name == STATE_PARENT:  # only ever a build state folder, whatever the journal says
+        shutil.rmtree(state, ignore_errors=True)
+    remove_staging(root)
+    return "concluido"
 
 
 def remove_staging(root: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jobs.checagens import validar
+from jobs.checagens import aprovacao_pr, validar
 
 
 def register(checagens_sub: Any) -> None:
@@ -36,3 +36,18 @@ def register(checagens_sub: Any) -> None:
     )
     parser.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
     parser.set_defaults(func=validar.run)
+    aprovacao = checagens_sub.add_parser(
+        "aprovacao",
+        help="confere que quem aprovou o pull request é o revisor registrado (o que o CI roda)",
+        description=(
+            "Lê o evento do GitHub Actions ($GITHUB_EVENT_PATH) e confere, para cada checagem publicada "
+            "que o pull request muda, que a conta do GitHub que aprovou é a do revisor no registro de "
+            "editores (content/editores.toml da branch de destino). Sai com 1 se não for."
+        ),
+    )
+    aprovacao.add_argument("--evento", type=Path, required=True, help="arquivo JSON do evento do GitHub")
+    aprovacao.add_argument(
+        "--base", metavar="REV", default=None, help="revisão da branch de destino (padrão: a do evento)"
+    )
+    aprovacao.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
+    aprovacao.set_defaults(func=aprovacao_pr.run)

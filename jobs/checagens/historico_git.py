@@ -82,3 +82,11 @@ def por_id(raiz: Path, commit: str, pasta: str, identificador: str) -> str | Non
         if caminho:
             return caminho
     return None
+
+
+def alterados(raiz: Path, commit: str, pasta: str) -> list[str]:
+    """Files under `pasta` that differ between `commit` and the working tree, relative to `raiz`."""
+    result = _git(raiz, "diff", "--name-only", "-z", "--relative", commit, "--", f"{pasta.rstrip('/')}/")
+    if result.returncode != 0:
+        raise GitError(f"git diff falhou: {result.stderr.decode('utf-8', 'replace').strip()}")
+    return [n.decode("utf-8", "replace") for n in result.stdout.split(b"\0") if n]

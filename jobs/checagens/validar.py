@@ -10,6 +10,7 @@ deleted or unpublished.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -17,7 +18,10 @@ from pathlib import Path
 
 from jobs.checagens import historico_git
 from site_builder.conteudo import regras
+from site_builder.conteudo.editores import ARQUIVO as EDITORES
+from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.registros import Candidato, Checagem, Fonte
+from site_builder.conteudo.texto_seguro import MAX_ARQUIVO
 
 PASTA_CHECAGENS = "content/checagens"
 PASTA_CANDIDATOS = "content/candidatos"
@@ -71,8 +75,25 @@ def _alvos(raiz: Path, caminhos: Sequence[Path]) -> list[_Arquivo]:
     return alvos
 
 
+def ler_editores(raiz: Path) -> tuple[Registro, list[regras.Problema]]:
+    """The project's editors' registry and its problems (a missing registry is one)."""
+    try:
+        texto = (raiz / EDITORES).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        ausente = (
+            "arquivo ausente: autor, revisor e aprovador precisam estar registrados nele (docs/CHECAGENS.md)"
+        )
+        return Registro(), [regras.Problema(EDITORES, "", ausente)]
+    except (OSError, UnicodeDecodeError) as exc:
+        return Registro(), [regras.Problema(EDITORES, "", f"não foi possível ler o registro: {exc}")]
+    registro, problemas = ler_registro(texto)
+    return registro, [regras.Problema(EDITORES, campo, mensagem) for campo, mensagem in problemas]
+
+
 def _ler(arquivo: _Arquivo) -> tuple[str, Fonte] | regras.Problema:
     try:
+        if (tamanho := arquivo.path.stat().st_size) > 4 * MAX_ARQUIVO:  # more characters than allowed
+            return regras.Problema(arquivo.rel, "", regras.grande_demais(tamanho))
         data = arquivo.path.read_bytes()
     except OSError as exc:
         return regras.Problema(arquivo.rel, "", f"não foi possível ler o arquivo: {exc.strerror or exc}")
@@ -84,24 +105,32 @@ def _ler(arquivo: _Arquivo) -> tuple[str, Fonte] | regras.Problema:
     return texto, Fonte(arquivo.rel, "")
 
 
-def validar(raiz: Path, caminhos: Sequence[Path] = (), base: str | None = None) -> Resultado:
-    """Apply every rule to `caminhos` (default: all checks and candidates of the project at `raiz`).
+def validar(
+    raiz: Path, caminhos: Sequence[Path] = (), base: str | None = None, agora: dt.datetime | None = None
+) -> Resultado:
+    """Apply every rule to `caminhos` (default: all checks, candidates and the editors' registry
+    of the project at `raiz`).
 
     `base` is the git revision the correction policy compares with (None: HEAD, and no git
-    repository is only a warning). Raises UsageError for a missing path or an unknown `base`.
+    repository is only a warning). Dates after `agora` (default: now) are refused. Raises
+    UsageError for a missing path or an unknown `base`.
     """
     resultado = Resultado()
+    agora = agora or dt.datetime.now(dt.UTC)
     projeto = _pasta(raiz, PASTA_CANDIDATOS, ".toml") + _pasta(raiz, PASTA_CHECAGENS, ".md")
     alvos = _alvos(raiz, caminhos) if caminhos else projeto
-    nomes_alvo = {a.rel for a in alvos}
+    nomes_alvo = {a.rel for a in alvos} | (set() if caminhos else {EDITORES})
+    editores, problemas_editores = ler_editores(raiz)
     # Cross-file rules need every file of the project, plus targets outside it.
     todos = {a.rel: a for a in projeto}
     todos |= {a.rel: a for a in alvos if a.rel not in todos}  # after the project's: duplicates name them
     candidatos: dict[str, Candidato] = {}
     checagens: list[Checagem] = []
     textos: dict[str, str] = {}
-    problemas: list[regras.Problema] = []
+    problemas: list[regras.Problema] = list(problemas_editores)
     for rel, arquivo in todos.items():
+        if rel == EDITORES:
+            continue  # read above: every check needs it
         lido = _ler(arquivo)
         if isinstance(lido, regras.Problema):
             problemas.append(lido)
@@ -114,7 +143,7 @@ def validar(raiz: Path, caminhos: Sequence[Path] = (), base: str | None = None) 
                 candidatos[candidato_lido.candidato.id] = candidato_lido.candidato
             continue
         textos[rel] = texto
-        checagem_lida = regras.ler_checagem(texto, fonte)
+        checagem_lida = regras.ler_checagem(texto, fonte, editores, agora)
         problemas += checagem_lida.problemas
         problemas += checagem_lida.aprovacao
         if checagem_lida.checagem is not None:

@@ -1,4 +1,4 @@
-"""What each published file is: its upload tier, Content-Type and Cache-Control.
+"""What each published file is: its Content-Type and Cache-Control (its upload tier: site_builder.tiers).
 
 The Content-Type table is explicit (never the machine's `mimetypes`, which differs between hosts),
 and every text type carries `charset=utf-8`.
@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from enum import IntEnum
 
 from jobs.publish.config import PublishConfig
+from site_builder.tiers import extension as _extension
 
 TEXT = "; charset=utf-8"
 CONTENT_TYPES: dict[str, str] = {
@@ -60,17 +60,6 @@ DEFAULT_CONTENT_TYPE = "application/octet-stream"
 
 # `site_builder.assets.hashed_name`: static/<stem>.<10 hex of SHA-256>.<ext> (a test ties the two).
 HASHED_ASSET = re.compile(r"^static/(?:.+/)?[^/]+\.[0-9a-f]{10}(?:\.[A-Za-z0-9]+)?$")
-DATA_EXTENSIONS = (".json", ".jsonl", ".geojson", ".csv", ".jws", ".zip", ".gz", ".warc")
-INDEX_EXTENSIONS = (".xml", ".atom", ".rss", ".txt", ".webmanifest")
-
-
-class Tier(IntEnum):
-    """Upload tiers, in order: what a page points at is in the bucket before the page."""
-
-    ASSET = 0  # static/, images, fonts, media
-    DATA = 1  # data JSON and downloads, fetched by pages
-    HTML = 2
-    INDEX = 3  # sitemap, feeds, robots.txt: they point at pages
 
 
 @dataclass(frozen=True)
@@ -81,12 +70,6 @@ class Headers:
     cache_control: str
 
 
-def _extension(key: str) -> str:
-    name = key.rsplit("/", 1)[-1]
-    dot = name.rfind(".")
-    return name[dot:].lower() if dot > 0 else ""
-
-
 def is_hashed_asset(key: str) -> bool:
     """True for content-hashed assets: a new version gets a new name, so caching forever is safe."""
     return HASHED_ASSET.match(key) is not None
@@ -95,18 +78,6 @@ def is_hashed_asset(key: str) -> bool:
 def content_type(key: str) -> str:
     """The Content-Type of an object key, from the explicit table."""
     return CONTENT_TYPES.get(_extension(key), DEFAULT_CONTENT_TYPE)
-
-
-def tier_of(key: str) -> Tier:
-    """The upload tier of an object key."""
-    ext = _extension(key)
-    if ext in (".html", ".htm"):
-        return Tier.HTML
-    if ext in DATA_EXTENSIONS and not key.startswith("static/"):
-        return Tier.DATA
-    if ext in INDEX_EXTENSIONS and not key.startswith("static/"):
-        return Tier.INDEX
-    return Tier.ASSET
 
 
 def cache_control(key: str, cfg: PublishConfig) -> str:

@@ -2,8 +2,11 @@
 
 A bucket listing gives size and ETag but not the headers, so a changed Cache-Control would go
 unnoticed without it. It also remembers since when a hashed asset is stale (grace period), CDN
-paths a failed invalidation left, and a stat cache of the local files (size, mtime, inode -> MD5),
-so an unchanged build is not reread. Kept outside `public/` (never published), written atomically.
+paths a failed invalidation left, a stat cache of the local files (size, mtime, inode -> MD5),
+so an unchanged build is not reread, and the assets each page references (by the page's MD5), so
+checking that every referenced asset is in the build reads only the pages that changed.
+Only keys recorded in `objects` are ever deleted from the target: it is the list of what this
+project wrote there. Kept outside `public/` (never published), written atomically.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ class Manifest:
     local: dict[str, StatEntry] = field(default_factory=dict)  # build file -> stat + md5
     cdn_pending: list[str] = field(default_factory=list)
     listed_at: float | None = None  # when the target was last listed in full (epoch seconds)
+    references: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)  # page -> md5, assets
 
     def to_json(self) -> bytes:
         """Stable JSON bytes."""
@@ -55,6 +59,7 @@ class Manifest:
             "local": {k: list(v) for k, v in sorted(self.local.items())},
             "cdn_pending": sorted(self.cdn_pending),
             "listed_at": self.listed_at,
+            "referencias": {k: [md5, list(links)] for k, (md5, links) in sorted(self.references.items())},
         }
         return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -82,6 +87,10 @@ def load(path: Path, target: str) -> Manifest:
             {k: (int(v[0]), int(v[1]), int(v[2]), str(v[3])) for k, v in data["local"].items()},
             [str(p) for p in data["cdn_pending"]],
             None if data["listed_at"] is None else float(data["listed_at"]),
+            {  # absent from manifests written before it existed: then every page is read once
+                k: (str(v[0]), tuple(str(link) for link in v[1]))
+                for k, v in data.get("referencias", {}).items()
+            },
         )
     except (OSError, ValueError, KeyError, TypeError, IndexError):
         return Manifest(target)

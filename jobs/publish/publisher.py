@@ -6,6 +6,10 @@ then HTML (new pages before changed ones, so a changed page never links a page n
 then sitemap/feeds, and deletions last (capped per run; stale hashed assets wait a grace period,
 because pages cached by the CDN or by browsers still point at them). The manifest is saved after
 every batch, so the next run starts where a failed one stopped.
+
+Only keys the manifest records (what this project wrote) are ever deleted: a destination that held
+other files keeps them. A build a killed `eleicoes build` left mid-commit is finished (or undone)
+before anything is read, and a build whose pages reference an asset it does not hold is refused.
 """
 
 from __future__ import annotations
@@ -21,10 +25,17 @@ from pathlib import Path
 
 from jobs.publish import cdn, manifest
 from jobs.publish.config import PublishConfig
-from jobs.publish.kinds import Headers, Tier, headers_for, is_hashed_asset, tier_of
+from jobs.publish.kinds import Headers, headers_for, is_hashed_asset
 from jobs.publish.targets import RemoteObject, Target, open_target, walk_files
+from site_builder.links import internal_links, target_of
+from site_builder.tiers import Tier, tier_of
+from site_builder.writer import STAGING_DIR, JournalError, recover
 
 log = logging.getLogger("eleicoes.publicar")
+
+
+MAX_SHOWN = 10  # missing references listed in an error message
+RECOVERY = {"desfeito": "desfeito (nada tinha sido trocado)", "concluido": "concluído"}
 
 
 class PublishError(Exception):
@@ -59,6 +70,7 @@ class Plan:
     deletions: list[str] = field(default_factory=list)
     postponed: list[str] = field(default_factory=list)  # over the per-run deletion cap
     in_grace: list[str] = field(default_factory=list)  # stale hashed assets kept for now
+    foreign: list[str] = field(default_factory=list)  # keys not in the build that this project never wrote
     unchanged: int = 0
     stale_since: dict[str, float] = field(default_factory=dict)
 
@@ -79,6 +91,7 @@ class Plan:
         out += [f"remover {k}" for k in self.deletions]
         out += [f"adiar   {k}  (limite de remoções por execução)" for k in self.postponed]
         out += [f"manter  {k}  (asset antigo em período de carência)" for k in self.in_grace]
+        out += [f"ignorar {k}  (não foi gravado por este projeto)" for k in self.foreign]
         return out
 
 
@@ -95,6 +108,7 @@ class PublishReport:
     avisos: list[str] = field(default_factory=list)
     segundos: float = 0.0
     listagem: str = ""  # "destino": the target was listed in full; "manifesto": the manifest stood for it
+    recuperacao: str = ""  # what was done to a build a killed `eleicoes build` left mid-commit
 
     @property
     def mudou(self) -> bool:
@@ -186,6 +200,9 @@ def make_plan(
             plan.unchanged += 1
     deletable: list[str] = []
     for key in sorted(set(remote) - set(local)):
+        if key not in known.objects:
+            plan.foreign.append(key)  # another tool's file, or one written before a manifest was lost
+            continue
         if is_hashed_asset(key):
             since = known.stale_since.get(key, now)
             plan.stale_since[key] = since
@@ -196,6 +213,52 @@ def make_plan(
     plan.deletions = deletable[: cfg.max_remocoes]
     plan.postponed = deletable[cfg.max_remocoes :]
     return plan
+
+
+def is_asset_reference(link: str) -> bool:
+    """True for a root-relative link to a static asset (what a page needs to display right)."""
+    return target_of(link).startswith("static/")
+
+
+def missing_assets(
+    public_dir: Path, local: dict[str, LocalFile], cache: dict[str, tuple[str, tuple[str, ...]]]
+) -> tuple[list[str], dict[str, tuple[str, tuple[str, ...]]]]:
+    """Asset links of the pages that name no file of the build, and the new reference cache.
+
+    A page whose MD5 is the one cached is not read again.
+    """
+    references: dict[str, tuple[str, tuple[str, ...]]] = {}
+    missing: list[str] = []
+    for key in sorted(local):
+        if not key.endswith((".html", ".htm")):
+            continue
+        cached = cache.get(key)
+        if cached is not None and cached[0] == local[key].md5:
+            links = cached[1]
+        else:
+            html = (public_dir / key).read_text(encoding="utf-8", errors="replace")
+            links = tuple(link for link in internal_links(html) if is_asset_reference(link))
+        references[key] = (local[key].md5, links)
+        missing += [f"{key} -> {link}" for link in links if target_of(link) not in local]
+    return missing, references
+
+
+def finish_interrupted_build(public_dir: Path, seco: bool) -> str:
+    """Finish or undo the commit of a build killed in `public_dir` ("" when there is none)."""
+    if not (public_dir / STAGING_DIR).exists():
+        return ""
+    if seco:
+        raise PublishError(
+            f"{public_dir} tem um build interrompido no meio da troca de arquivos; "
+            "rode 'eleicoes build' (ou 'eleicoes publicar' sem --seco) para concluí-lo"
+        )
+    try:
+        return recover(public_dir)
+    except (JournalError, OSError) as exc:
+        raise PublishError(
+            f"{public_dir} tem um build interrompido que não pôde ser concluído ({exc}); "
+            "rode 'eleicoes build' antes de publicar"
+        ) from exc
 
 
 def _upload_batch(
@@ -251,11 +314,24 @@ def publicar(
     started = time.perf_counter()
     if not (public_dir / "index.html").is_file():
         raise PublishError(f"{public_dir}/index.html não existe; rode 'eleicoes build' antes de publicar")
+    recovered = finish_interrupted_build(public_dir, seco)
     target = destino or open_target(config)
-    report = PublishReport(target.identity, seco)
+    report = PublishReport(target.identity, seco, recuperacao=recovered)
+    if recovered:
+        report.avisos.append(
+            f"um build interrompido em {public_dir} foi {RECOVERY[recovered]} antes de publicar"
+        )
     path = manifest.manifest_path(config.estado, target.identity)
     known = manifest.load(path, target.identity)
     local, known.local = scan_local(public_dir, known.local)
+    missing, known.references = missing_assets(public_dir, local, known.references)
+    if missing:
+        shown = "\n".join(f"  - {m}" for m in missing[:MAX_SHOWN])
+        more = f"\n  (e mais {len(missing) - MAX_SHOWN})" if len(missing) > MAX_SHOWN else ""
+        raise PublishError(
+            f"o build em {public_dir} está incompleto: {len(missing)} referências a arquivos estáticos "
+            f"que não existem:\n{shown}{more}\nrode 'eleicoes build' de novo; nada foi publicado"
+        )
     now = agora()
     if _listing_due(target, known, config, now):
         try:
@@ -269,6 +345,14 @@ def publicar(
         report.listagem = "manifesto"
     plan = make_plan(local, remote, known, config, now)
     report.plano = plan
+    if plan.foreign:
+        kept = len(plan.foreign)
+        report.avisos.append(
+            f"primeira publicação em {target.identity} sem manifesto deste projeto: {kept} objetos "
+            "já existentes não foram removidos (só se remove o que este projeto gravou)"
+            if not known.objects
+            else f"{kept} objetos que este projeto não gravou foram mantidos em {target.identity}"
+        )
     if seco:
         report.segundos = time.perf_counter() - started
         return report

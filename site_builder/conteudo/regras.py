@@ -22,6 +22,9 @@ from pathlib import PurePosixPath
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
 
+from site_builder import markdown_render
+from site_builder.conteudo import texto_seguro
+from site_builder.conteudo.editores import Registro, identificar
 from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import (
     Candidato,
@@ -66,6 +69,9 @@ SLUGS_RESERVADOS = ("correcoes", "candidatos")  # other pages live under /checag
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COR = re.compile(r"^#[0-9a-fA-F]{6}$")
 SLUG_CAMINHO = re.compile(r"^[A-Za-z0-9._/-]+$")
+# A date later than the moment of the check by more than this is a typo (2062 for 2026), never a
+# schedule: the site has no embargoed publication. The margin absorbs clocks a few minutes apart.
+TOLERANCIA_FUTURO = dt.timedelta(minutes=10)
 
 CAMPOS_CHECAGEM = frozenset(
     {
@@ -156,8 +162,9 @@ def url_publica(valor: str) -> str | None:
 class _Leitor:
     """Reads typed fields out of parsed TOML and records a Problema for each bad one."""
 
-    def __init__(self, arquivo: str) -> None:
+    def __init__(self, arquivo: str, agora: dt.datetime | None = None) -> None:
         self.arquivo = arquivo
+        self.agora = agora  # None: dates are not compared with the present (an old revision)
         self.problemas: list[Problema] = []
         # Lists with an entry left out for its problems: rules over the whole list would only add
         # misleading messages (wrong positions, "no source" when there is a broken one), so they wait.
@@ -182,7 +189,7 @@ class _Leitor:
         valor = valor.strip()
         if not valor and obrigatorio:
             self.erro(campo, "não pode ficar vazio")
-        problema = texto_invalido(valor)
+        problema = texto_invalido(valor) or texto_seguro.problema_de_texto(valor)
         if problema:
             self.erro(campo, problema)
         return valor
@@ -198,16 +205,23 @@ class _Leitor:
         if valor.tzinfo is None:
             self.erro(campo, "informe o fuso horário no fim (ex.: -03:00 para o horário de Brasília)")
             return None
+        if self.agora is not None and valor > self.agora + TOLERANCIA_FUTURO:
+            self.erro(campo, f"{valor.isoformat()} está no futuro; confira a data (e o ano)")
+            return None
         return valor
 
     def data(self, tabela: dict[str, Any], chave: str, campo: str) -> dt.date | None:
         valor = tabela.get(chave)
         if isinstance(valor, dt.datetime):
-            return valor.date()
-        if isinstance(valor, dt.date):
-            return valor
-        self.erro(campo, "data obrigatória, sem aspas (ex.: 2026-10-11)")
-        return None
+            valor = valor.date()
+        if not isinstance(valor, dt.date):
+            self.erro(campo, "data obrigatória, sem aspas (ex.: 2026-10-11)")
+            return None
+        # A day ahead of the present in UTC is still today somewhere in Brazil's time zones.
+        if self.agora is not None and valor > (self.agora + dt.timedelta(days=1)).date():
+            self.erro(campo, f"{valor.isoformat()} está no futuro; confira a data (e o ano)")
+            return None
+        return valor
 
     def url(self, tabela: dict[str, Any], chave: str, campo: str) -> str:
         valor = self.texto(tabela, chave, campo)
@@ -543,14 +557,22 @@ REGRA_APROVACAO = (regra_duas_pessoas, ("historico", "status", "autor", "revisor
 # ----------------------------------------------------------------------------- reading files
 
 
-def ler_checagem(texto: str, fonte: Fonte) -> ChecagemLida:
-    """Parse one check file and apply every rule that needs only this file."""
+def ler_checagem(
+    texto: str, fonte: Fonte, editores: Registro | None, agora: dt.datetime | None
+) -> ChecagemLida:
+    """Parse one check file and apply every rule that needs only this file (and the registry).
+
+    `editores`: the registry people are checked against (None only for callers that read a
+    check's text, never to publish it). `agora`: dates after it are refused (None: not compared).
+    """
     arquivo = fonte.caminho
+    if len(texto) > texto_seguro.MAX_ARQUIVO:
+        return ChecagemLida(None, (Problema(arquivo, "", grande_demais(len(texto))),))
     try:
         meta, corpo = split_front_matter(texto, arquivo)
     except ContentError as exc:
         return ChecagemLida(None, (Problema(arquivo, "", exc.problem),))
-    leitor = _Leitor(arquivo)
+    leitor = _Leitor(arquivo, agora)
     status = leitor.texto(meta, "status", "status")
     if status and status not in STATUS:
         leitor.erro("status", f"'{status}' não existe (use {', '.join(STATUS)})")
@@ -592,6 +614,10 @@ def ler_checagem(texto: str, fonte: Fonte) -> ChecagemLida:
         leitor.erro("explicacao", "a explicação (o texto depois do segundo '+++') não pode ficar vazia")
     elif problema := texto_invalido(corpo):
         leitor.erro("explicacao", problema)
+    else:
+        antes_do_corpo = texto[: len(texto) - len(corpo)].count("\n")  # the body ends the file
+        for linha, problema in texto_seguro.problemas_do_corpo(corpo, markdown_render.addresses):
+            leitor.erro(str(antes_do_corpo + linha), problema)
     checagem = Checagem(
         id=identificador,
         slug=slug,
@@ -609,15 +635,41 @@ def ler_checagem(texto: str, fonte: Fonte) -> ChecagemLida:
         historico=_historico(leitor, meta),
         correcoes=_correcoes(leitor, meta),
     )
+    recusados = {p.campo for p in leitor.problemas}  # one message per field
+    identidades = _identidades(checagem, editores, arquivo, recusados) if editores is not None else []
     # A field with its own problem leaves out the rules that read it (no cascade of messages).
-    incompletos = leitor.incompletos | {p.campo.split("[")[0].split(".")[0] for p in leitor.problemas}
+    incompletos = leitor.incompletos | {
+        p.campo.split("[")[0].split(".")[0] for p in [*leitor.problemas, *identidades]
+    }
     problemas = list(leitor.problemas)
     for regra, partes in REGRAS_CONTEUDO:
         if not incompletos.intersection(partes):
             problemas += regra(checagem)
     regra, partes = REGRA_APROVACAO
-    aprovacao = regra(checagem) if not incompletos.intersection(partes) else []
+    aprovacao = identidades + (regra(checagem) if not incompletos.intersection(partes) else [])
     return ChecagemLida(checagem, tuple(problemas), tuple(aprovacao))
+
+
+def grande_demais(tamanho: int) -> str:
+    """The message for a content file over `texto_seguro.MAX_ARQUIVO` characters."""
+    return (
+        f"o arquivo tem {tamanho} caracteres, acima do limite de {texto_seguro.MAX_ARQUIVO}; "
+        "uma checagem real cabe com folga"
+    )
+
+
+def _identidades(c: Checagem, editores: Registro, arquivo: str, ja_recusados: set[str]) -> list[Problema]:
+    """Author, reviewer and every person of the history are registered editors, written by id
+    (the two-person rule then compares people, not spellings)."""
+    pessoas = [("autor", c.autor), ("revisor", c.revisor)]
+    pessoas += [(f"historico[{i}].pessoa", e.pessoa) for i, e in enumerate(c.historico, start=1)]
+    problemas = []
+    for campo, valor in pessoas:
+        if valor and campo not in ja_recusados:
+            _id, problema = identificar(editores, valor)
+            if problema:
+                problemas.append(Problema(arquivo, campo, problema))
+    return problemas
 
 
 def resumo(c: Checagem) -> ChecagemResumo:
@@ -641,6 +693,8 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
     """Parse one candidate file (`content/candidatos/<id>.toml`) and apply its rules."""
     arquivo = fonte.caminho
     identificador = arquivo.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if len(texto) > texto_seguro.MAX_ARQUIVO:
+        return CandidatoLido(None, (Problema(arquivo, "", grande_demais(len(texto))),))
     try:
         meta = tomllib.loads(texto)
     except tomllib.TOMLDecodeError as exc:
@@ -664,7 +718,7 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
         for i, perfil in enumerate(perfis_brutos, start=1):
             if not isinstance(perfil, str):
                 leitor.erro(f"perfis[{i}]", "deve ser um endereço entre aspas")
-            elif problema := url_publica(perfil):
+            elif problema := url_publica(perfil) or texto_seguro.problema_de_texto(perfil):
                 leitor.erro(f"perfis[{i}]", problema)
             else:
                 perfis.append(perfil)

@@ -18,6 +18,7 @@ def projeto(tmp_path: Path) -> Path:
     root = tmp_path / "projeto"
     (root / "content" / "checagens").mkdir(parents=True)
     shutil.copytree(SITE_MINIMO / "content" / "candidatos", root / "content" / "candidatos")
+    shutil.copy(SITE_MINIMO / "content" / "editores.toml", root / "content" / "editores.toml")
     shutil.copytree(SITE_MINIMO / "data", root / "data")
     return root
 

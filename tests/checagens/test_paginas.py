@@ -17,6 +17,7 @@ import extruct
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
+from jobs.checagens.validar import ler_editores
 from site_builder.build import build_site
 from site_builder.conteudo import regras
 from site_builder.conteudo.registros import Candidato, Checagem, Fonte
@@ -40,9 +41,12 @@ def construido(site_do_repositorio: Path) -> Path:
 def checagens(site_do_repositorio: Path) -> list[Checagem]:
     """Every check of the sample content, read with the desk's rules (independently of the pages)."""
     lidas = []
+    editores, problemas = ler_editores(site_do_repositorio)
+    assert problemas == []
     for path in sorted((site_do_repositorio / "content/checagens").glob("*.md")):
         rel = path.relative_to(site_do_repositorio).as_posix()
-        lida = regras.ler_checagem(path.read_text(encoding="utf-8"), Fonte(rel, ""))
+        texto = path.read_text(encoding="utf-8")
+        lida = regras.ler_checagem(texto, Fonte(rel, ""), editores, dt.datetime.now(dt.UTC))
         assert lida.problemas == () and lida.aprovacao == (), lida.problemas
         assert lida.checagem is not None
         lidas.append(lida.checagem)
@@ -269,3 +273,14 @@ def test_conteudo_de_exemplo_passa_no_validar(
 
     assert main(["checagens", "validar", "--raiz", str(site_do_repositorio)]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_nomes_das_pessoas_vem_do_registro(
+    site_do_repositorio: Path, construido: Path, publicadas: list[Checagem]
+) -> None:
+    editores, _ = ler_editores(site_do_repositorio)
+    for c in publicadas:
+        html = (construido / c.url.lstrip("/") / "index.html").read_text(encoding="utf-8")
+        autor, revisor = editores.nome(c.autor), editores.nome(c.revisor)
+        assert f"Escrita por {autor}. Revisada e aprovada por {revisor}," in html, c.slug
+        assert c.autor not in html.replace(c.slug, ""), c.slug  # the id is never shown

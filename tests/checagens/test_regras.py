@@ -143,8 +143,8 @@ def test_url_publica(url: str, ok: bool) -> None:
 def test_leitura_e_pura_e_deterministica() -> None:
     texto = (FIXTURES / "valida.md").read_text(encoding="utf-8")
     fonte = Fonte("content/checagens/valida.md", "x")
-    primeira = regras.ler_checagem(texto, fonte)
-    assert primeira == regras.ler_checagem(texto, fonte)
+    primeira = regras.ler_checagem(texto, fonte, None, None)
+    assert primeira == regras.ler_checagem(texto, fonte, None, None)
     assert primeira.problemas == () and primeira.aprovacao == ()
     checagem = primeira.checagem
     assert checagem is not None

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from jobs.publish.config import PublishConfig
-from jobs.publish.kinds import CONTENT_TYPES, Tier, cache_control, content_type, is_hashed_asset, tier_of
+from jobs.publish.kinds import CONTENT_TYPES, cache_control, content_type, is_hashed_asset
 from site_builder.assets import hashed_name
+from site_builder.tiers import Tier, tier_of
 
 
 def test_the_builder_hashed_names_are_recognised_as_hashed_assets() -> None:

@@ -53,3 +53,23 @@ def test_file_replaced_by_hand_in_the_folder_is_restored(tmp_path: Path) -> None
     (config.pasta / "index.html").write_bytes(b"estragado")
     assert publicar(config, public).enviados == ["index.html"]
     assert _folder(config.pasta) == files
+
+
+def test_first_publish_to_a_folder_holding_other_files_deletes_nothing(tmp_path: Path) -> None:
+    public, config = tmp_path / "public", dataclasses.replace(_config(tmp_path), graca_assets_h=0)
+    config.pasta.mkdir()
+    (config.pasta / "fotos").mkdir()
+    (config.pasta / "fotos" / "posse.jpg").write_bytes(b"\xff\xd8 foto")
+    (config.pasta / "leiame.txt").write_text("pasta compartilhada", encoding="utf-8")
+    write_site(public, pages=3)
+    first = publicar(config, public)
+    assert first.removidos == []
+    assert any("2 objetos já existentes não foram removidos" in a for a in first.avisos)
+    files = write_site(public, version=2, pages=1)
+    second = publicar(config, public)
+    assert "checagens/p2/index.html" in second.removidos
+    assert _folder(config.pasta) == {
+        **files,
+        "fotos/posse.jpg": b"\xff\xd8 foto",
+        "leiame.txt": b"pasta compartilhada",
+    }

@@ -248,3 +248,38 @@ def test_a_real_build_is_published_with_every_header_from_the_tables(s3: S3, tmp
         head = s3.head(key)
         assert head["ContentType"] == content_type(key), key
         assert head["CacheControl"] == cache_control(key, s3.config), key
+
+
+def test_first_publish_to_a_bucket_holding_other_files_deletes_nothing_and_says_so(
+    s3: S3, tmp_path: Path
+) -> None:
+    public = tmp_path / "public"
+    others = {"leiame.txt": b"de outra equipe", "arquivo/2022/index.html": b"<p>cobertura antiga</p>"}
+    for key, body in others.items():
+        s3.client.put_object(Bucket=s3.bucket, Key=key, Body=body)
+    files = write_site(public, pages=3)
+    first = publicar(s3.config, public, destino=s3.target)
+    assert first.removidos == [] and sorted(first.plano.foreign) == sorted(others)
+    assert any(
+        "sem manifesto deste projeto: 2 objetos já existentes não foram removidos" in a for a in first.avisos
+    )
+    write_site(public, pages=1)
+    second = publicar(dataclasses.replace(s3.config, graca_assets_h=0), public, destino=s3.target)
+    assert sorted(second.removidos) == ["checagens/p1/index.html", "checagens/p2/index.html"]
+    assert any("2 objetos que este projeto não gravou foram mantidos" in a for a in second.avisos)
+    objects = s3.objects()
+    assert {k: objects[k] for k in others} == others
+    assert set(objects) == set(others) | (set(files) - set(second.removidos))
+
+
+def test_lost_manifest_never_deletes_what_it_cannot_vouch_for(s3: S3, tmp_path: Path) -> None:
+    public = tmp_path / "public"
+    write_site(public, pages=3)
+    publicar(s3.config, public, destino=s3.target)
+    for stored in s3.config.estado.glob("*.json"):
+        stored.unlink()
+    write_site(public, pages=1)
+    report = publicar(s3.config, public, destino=s3.target)
+    assert report.removidos == []
+    assert "checagens/p2/index.html" in report.plano.foreign
+    assert "ignorar checagens/p2/index.html  (não foi gravado por este projeto)" in report.plano.lines()

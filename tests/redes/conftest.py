@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 from jobs.checagens.captura import ResultadoCaptura, capturar
 from jobs.checagens.configuracao import ConfigChecagens
 from jobs.checagens.memoria import memoria_do_projeto
+from tests.checagens.conftest import SITE_MINIMO
 from tests.support.paginas import ServidorPaginas
 
 CHECAGEM = """+++
@@ -76,6 +78,7 @@ def projeto(tmp_path: Path) -> Path:
     candidatos.mkdir(parents=True)
     for nome in ("helena-prado", "rui-amaral"):
         (candidatos / f"{nome}.toml").write_text(f'nome = "{nome}"\ndemonstracao = true\n', encoding="utf-8")
+    shutil.copy(SITE_MINIMO / "content" / "editores.toml", raiz / "content" / "editores.toml")
     escrever_checagem(
         raiz, "leitos", afirmacao="O estado abriu 300 novos leitos de UTI em 2025.", veredito="verdadeiro"
     )

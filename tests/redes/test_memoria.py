@@ -139,7 +139,7 @@ def test_confirm_appends_occurrence_and_keeps_every_other_byte(
         "alcance": 5400,
     }
     assert (projeto / arquivo).is_file()
-    lida = regras.ler_checagem(depois.decode("utf-8"), Fonte("content/checagens/leitos.md", "x"))
+    lida = regras.ler_checagem(depois.decode("utf-8"), Fonte("content/checagens/leitos.md", "x"), None, None)
     assert lida.problemas == (), "6a's validator accepts the file"
     assert ler_decisoes(projeto / "data" / "redes")[afirmacao["id"]].acao == "ocorrencia_confirmada"
     with pytest.raises(DeskError, match="já é uma ocorrência"):

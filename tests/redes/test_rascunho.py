@@ -75,7 +75,7 @@ def test_draft_is_written_as_rascunho_and_leaves_the_queue(
     assert meta["afirmacao"] == texto
     assert meta["ocorrencias"][0]["url"] == "http://redes.example/h/9"
     assert meta["ocorrencias"][0]["alcance"] == 9000
-    lida = regras.ler_checagem(texto_arquivo, Fonte(f"content/checagens/{caminho.name}", "x"))
+    lida = regras.ler_checagem(texto_arquivo, Fonte(f"content/checagens/{caminho.name}", "x"), None, None)
     assert lida.problemas == (), "6a's rules accept the draft"
     assert [f for f, _ in rascunho.fatos] == [
         "O hospital estadual abriu 300 leitos de UTI em 2025",

@@ -1,4 +1,4 @@
-"""Hostile strings in any content field are escaped everywhere, JSON-LD included."""
+"""Hostile strings in any field the desk's rules do not refuse are escaped everywhere, JSON-LD included."""
 
 from __future__ import annotations
 
@@ -15,10 +15,14 @@ HOSTILE = "</script><script>alert(1)</script>"
 
 
 def _poison(project: Path) -> None:
-    """Put the hostile string into every text field of every content file and the config."""
+    """Put the hostile string into every text field of the pages and the site settings."""
     for path in project.joinpath("content").rglob("*"):
-        if not path.is_file():
-            continue
+        if (
+            not path.is_file()
+            or path.parent.name in ("checagens", "candidatos")
+            or path.name == "editores.toml"
+        ):
+            continue  # the desk's rules refuse HTML there (tests/checagens/test_hostil.py)
         text = path.read_text(encoding="utf-8")
         for key in ("titulo", "descricao", "afirmacao", "nome", "partido", "organizacao"):
             text = text.replace(f'{key} = "', f'{key} = "{HOSTILE} ')

@@ -1,0 +1,57 @@
+"""Run a build and SIGKILL it at a chosen file-system step of its commit phase (a test driver).
+
+    python -m tests.site_builder.matar_build RAIZ SAIDA PASSO
+
+The commit phase starts when the journal is renamed into the staging folder; every later call of
+os.replace / os.rename / os.unlink / os.rmdir is one step. PASSO = 0 kills the process instead of
+writing the journal (a build dying just before its commit); PASSO = N > 0 kills it just before the
+N-th step; a PASSO past the last step lets the build finish. The number of steps taken is printed.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from site_builder.build import build_site
+from site_builder.writer import JOURNAL
+
+
+def main() -> int:
+    """Patch the file-system calls, build, print the number of commit steps."""
+    root, out, kill_at = Path(sys.argv[1]), Path(sys.argv[2]), int(sys.argv[3])
+    steps = {"armed": False, "n": 0}
+
+    def counting(real: Callable[..., Any]) -> Callable[..., Any]:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            if steps["armed"]:
+                steps["n"] += 1
+                if steps["n"] == kill_at:
+                    os.kill(os.getpid(), signal.SIGKILL)
+            elif real is REPLACE and str(args[1]).endswith(f"/{JOURNAL}"):
+                if kill_at == 0:
+                    os.kill(os.getpid(), signal.SIGKILL)
+                result = real(*args, **kwargs)
+                steps["armed"] = True
+                return result
+            return real(*args, **kwargs)
+
+        return step
+
+    os.replace = counting(REPLACE)
+    os.rename = counting(os.rename)
+    os.unlink = counting(os.unlink)
+    os.rmdir = counting(os.rmdir)
+    build_site(root, out, workers=1)
+    print(steps["n"])
+    return 0
+
+
+REPLACE = os.replace
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,172 @@
+"""The build's commit: assets before pages, and a killed commit finished by the next build or publish."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobs.publish.config import PublishConfig
+from jobs.publish.publisher import PublishError, publicar
+from site_builder.build import build_site
+from site_builder.writer import JOURNAL, STAGING_DIR, StagedWriter, read_journal, recover
+from tests.publish.conftest import broken_references
+from tests.site_builder.conftest import REPO, snapshot
+
+SEEDS = (1, 2, 3, 5, 7, 9)
+
+
+def _visible(folder: Path) -> dict[str, bytes]:
+    return {k: v for k, v in snapshot(folder).items() if not k.startswith(".")}
+
+
+def _kill_build(root: Path, out: Path, step: int) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tests.site_builder.matar_build", str(root), str(out), str(step)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _second_version(root: Path) -> None:
+    """Changes that rename the stylesheet, rewrite every page, remove one and add one."""
+    css = root / "templates/static/estilo.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n.nova { color: #123456; }\n", encoding="utf-8")
+    (root / "content/checagens/um.md").unlink()
+    (root / "content/metodologia/terceira.md").write_text(
+        (root / "content/metodologia/segunda.md").read_text(encoding="utf-8").replace("egunda", "erceira"),
+        encoding="utf-8",
+    )
+
+
+def _config(tmp_path: Path) -> PublishConfig:
+    return PublishConfig(pasta=tmp_path / "publicado", estado=tmp_path / "estado", graca_assets_h=0)
+
+
+def _copy(source: Path, dest: Path) -> None:
+    shutil.rmtree(dest, ignore_errors=True)
+    shutil.copytree(source, dest, symlinks=True)
+
+
+def test_commit_moves_assets_first_and_pages_last(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    _second_version(project)
+    report = _kill_build(project, out, 1)  # dies before the first rename: the journal is all there is
+    assert report.returncode == -9, report.stderr
+    journal = read_journal(out)
+    assert journal is not None
+    order = [rel for _, rel in journal.moves]
+    pages = [i for i, rel in enumerate(order) if rel.endswith(".html")]
+    assets = [i for i, rel in enumerate(order) if rel.startswith("static/")]
+    assert assets and pages and max(assets) < min(pages)
+    assert order.index("sitemap.xml") > max(pages)
+    assert any(rel.startswith("static/estilo.") for rel in journal.deletions)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_build_killed_during_its_commit_then_publish_gives_a_consistent_site(
+    project: Path, tmp_path: Path, seed: int
+) -> None:
+    out, config = tmp_path / "public", _config(tmp_path)
+    build_site(project, out)
+    publicar(config, out)
+    _second_version(project)
+    saved = tmp_path / "guardado"
+    _copy(project, saved / "projeto")
+    _copy(out, saved / "public")
+    finished = _kill_build(project, out, 10**9)  # a build that is not killed: the steps it takes
+    assert finished.returncode == 0, finished.stderr
+    new_site = _visible(out)
+    steps = int(finished.stdout)
+    assert steps > 10
+    _copy(saved / "projeto", project)
+    _copy(saved / "public", out)
+
+    step = random.Random(seed).randint(1, steps)
+    killed = _kill_build(project, out, step)
+    assert killed.returncode == -9, killed.stderr
+    assert (out / STAGING_DIR).exists()
+    report = publicar(config, out)
+    assert not (out / STAGING_DIR).exists()
+    published = _visible(config.pasta)
+    assert published == new_site, f"passo {step} de {steps}"
+    assert broken_references(published) == []
+    assert report.recuperacao in {"concluido", "desfeito"}
+    # The next build starts from what the recovery left and agrees with an uninterrupted one.
+    build_site(project, out)
+    assert _visible(out) == new_site
+    assert build_site(project, out).escritos == []
+
+
+def test_build_killed_before_its_commit_is_undone_by_the_publish(project: Path, tmp_path: Path) -> None:
+    out, config = tmp_path / "public", _config(tmp_path)
+    build_site(project, out)
+    old_site = _visible(out)
+    _second_version(project)
+    killed = _kill_build(project, out, 0)
+    assert killed.returncode == -9
+    assert (out / STAGING_DIR).exists() and not (out / STAGING_DIR / JOURNAL).exists()
+    report = publicar(config, out)
+    assert report.recuperacao == "desfeito"
+    assert _visible(config.pasta) == old_site
+    assert build_site(project, out).recuperacao == ""
+
+
+def test_next_build_finishes_a_killed_commit(project: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    build_site(project, out)
+    _second_version(project)
+    assert _kill_build(project, out, 3).returncode == -9
+    report = build_site(project, out)
+    assert report.recuperacao == "concluido"
+    assert not (out / STAGING_DIR).exists()
+    assert broken_references(_visible(out)) == []
+
+
+def test_dry_run_refuses_a_build_left_mid_commit(project: Path, tmp_path: Path) -> None:
+    out, config = tmp_path / "public", _config(tmp_path)
+    build_site(project, out)
+    _second_version(project)
+    assert _kill_build(project, out, 2).returncode == -9
+    with pytest.raises(PublishError, match="build interrompido no meio da troca"):
+        publicar(config, out, seco=True)
+    assert (out / STAGING_DIR / JOURNAL).exists()  # a dry run touches nothing
+
+
+def test_unreadable_journal_is_refused_by_publish_and_rebuilt_by_build(project: Path, tmp_path: Path) -> None:
+    out, config = tmp_path / "public", _config(tmp_path)
+    build_site(project, out)
+    expected = _visible(out)
+    (out / STAGING_DIR).mkdir()
+    (out / STAGING_DIR / JOURNAL).write_text("{meio diário", encoding="utf-8")
+    with pytest.raises(PublishError, match="não pôde ser concluído"):
+        publicar(config, out)
+    assert not config.pasta.exists()
+    assert build_site(project, out).recuperacao == "refeito"
+    assert _visible(out) == expected
+
+
+def test_publish_refuses_pages_that_reference_a_missing_asset(project: Path, tmp_path: Path) -> None:
+    out, config = tmp_path / "public", _config(tmp_path)
+    build_site(project, out)
+    stylesheet = next((out / "static").glob("estilo.*.css"))
+    stylesheet.unlink()
+    with pytest.raises(PublishError, match=r"referências a arquivos estáticos que não existem") as caught:
+        publicar(config, out)
+    assert f"index.html -> /static/{stylesheet.name}" in str(caught.value)
+    assert not config.pasta.exists()  # nothing was published
+
+
+def test_recover_without_staging_does_nothing(tmp_path: Path) -> None:
+    writer = StagedWriter(tmp_path)
+    writer.claim("a.html")
+    writer.stage("a.html", b"<p>a</p>")
+    writer.abort()
+    assert recover(tmp_path) == ""
