@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
 
 
-def until(predicate: Callable[[], bool], timeout_s: float = 10.0) -> None:
-    """Wait for `predicate` (polling); fail the test on timeout."""
+def until(predicate: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Wait for `predicate` (polling); fail the test only after a limit no loaded machine reaches."""
     deadline = time.monotonic() + timeout_s
     while not predicate():
         if time.monotonic() > deadline:
@@ -321,16 +321,19 @@ import scheduler
 from scheduler import Job, Runner
 
 marks = Path(sys.argv[1])
+saude = marks.with_name("saude.json")
 
 def slow() -> bool:
     with marks.open("a") as f:
         f.write("inicio\\n")
-    time.sleep(1.0)
+    limite = time.monotonic() + 60  # the test signals as soon as it reads "inicio"
+    while '"encerrando"' not in saude.read_text() and time.monotonic() < limite:
+        time.sleep(0.01)  # finish only once the stop is under way: no second run can start
     with marks.open("a") as f:
         f.write("fim\\n")
     return False
 
-runner = Runner([Job("tse", 0.05, slow)], None, marks.with_name("saude.json"), misfire_grace_s=1)
+runner = Runner([Job("tse", 0.05, slow)], None, saude, misfire_grace_s=1)
 scheduler.install_signal_handlers(runner)
 runner.start()
 print("razao:", runner.wait(), flush=True)
@@ -349,7 +352,7 @@ def test_sigterm_lets_the_job_in_flight_finish_then_stops(tmp_path: Path) -> Non
     try:
         until(lambda: marks.is_file() and "inicio" in marks.read_text())
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
     assert proc.returncode == 0, err
