@@ -4,13 +4,24 @@ Measures a cold build, a rebuild with nothing changed and a rebuild with one pag
 (median of several runs each) and records them in docs/PERFORMANCE.md.
 
     python benchmarks/build_bench.py [--paginas 10000] [--rodadas 3]
+
+With `--memoria`, measures instead the peak memory of cold builds of 16,000 pages, each in a
+process of its own (`ru_maxrss` of the build process and of its largest worker), and its speed;
+`--antes REV` runs the same builds with the builder of git revision REV, side by side:
+
+    python benchmarks/build_bench.py --memoria [--paginas 16000] [--antes REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import shutil
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -80,13 +91,102 @@ def timed(root: Path, out: Path) -> tuple[float, int]:
     return time.perf_counter() - started, len(report.renderizados)
 
 
+# Run in a fresh interpreter: the builder of `repo`, one cold build, figures as JSON on stdout.
+CHILD = """
+import json, resource, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from site_builder.build import build_site
+started = time.perf_counter()
+report = build_site(Path(sys.argv[2]), Path(sys.argv[3]))
+seconds = time.perf_counter() - started
+own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({
+    "segundos": seconds,
+    "renderizados": len(report.renderizados),
+    "rss_kib": own.ru_maxrss,
+    "rss_worker_kib": workers.ru_maxrss,
+    "cpu_s": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
+}))
+"""
+
+
+def measured_build(repo: Path, root: Path, out: Path) -> dict[str, float]:
+    """One cold build of `root` by the builder in `repo`, in a process of its own."""
+    shutil.rmtree(root / ".cache", ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD, str(repo), str(root), str(out)],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    figures: dict[str, float] = json.loads(done.stdout)
+    return figures
+
+
+def builder_at(revision: str, folder: Path) -> Path:
+    """The repository as of git `revision` (the builder and what it imports), unpacked into `folder`."""
+    command = ["git", "-C", str(REPO), "archive", "--format=tar", revision]
+    tar = subprocess.run(command, check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=io.BytesIO(tar)) as archive:
+        archive.extractall(folder, filter="data")
+    return folder
+
+
+def memory(args: argparse.Namespace) -> None:
+    """Peak memory and speed of cold builds, each in a fresh process (and before/after a change)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        mean_size = make_site(root, args.paginas)
+        builders = [("atual", REPO)]
+        if args.antes:
+            builders.insert(0, (f"antes ({args.antes})", builder_at(args.antes, Path(tmp) / "antes")))
+        runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in builders}
+        for _ in range(args.rodadas):  # alternated, so a change in the machine's load hits both alike
+            for name, repo in builders:
+                runs[name].append(measured_build(repo, root, Path(tmp) / "public"))
+    load = os.getloadavg()[0]
+    lines = [
+        f"Cold builds of a synthetic site of {args.paginas:,} Markdown fact-check pages "
+        f"({mean_size / 1024:.1f} KiB each on average) plus the repository's own content; each build in "
+        f"a fresh process running `build_site` (2 Markdown workers); {args.rodadas} runs per builder, "
+        "alternated; peak resident memory (`ru_maxrss`) is the largest of the runs, time the median. "
+        "CPU = user + system seconds of the build process and its workers, less sensitive to the "
+        f"machine's load than the wall time. 1-minute load average at the end: {load:.1f}.",
+        "",
+        "| Builder | Outputs | Peak RSS, build process | Peak RSS, largest worker | Wall time | Pages/s "
+        "| CPU | Target |",
+        "|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, figures in runs.items():
+        seconds = median([f["segundos"] for f in figures])
+        rendered = int(figures[-1]["renderizados"])
+        lines.append(
+            f"| {name} | {rendered:,} | {max(f['rss_kib'] for f in figures) / 1024:.0f} MiB "
+            f"| {max(f['rss_worker_kib'] for f in figures) / 1024:.0f} MiB | {seconds:.1f} s "
+            f"| {rendered / seconds:,.0f} | {median([f['cpu_s'] for f in figures]):.1f} s | ≤ 250 MB |"
+        )
+    body = "\n".join(lines)
+    print(body)
+    if not args.sem_registro:
+        write_section("Site build: peak memory", "python benchmarks/build_bench.py --memoria", body)
+
+
 def main() -> None:
     """Run the benchmark and record the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--paginas", type=int, default=10_000)
+    parser.add_argument("--paginas", type=int, default=None, help="10.000 (16.000 com --memoria)")
     parser.add_argument("--rodadas", type=int, default=3)
+    parser.add_argument("--memoria", action="store_true", help="pico de memória de builds a frio")
+    parser.add_argument("--antes", help="revisão git do construtor a comparar (com --memoria)")
     parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
     args = parser.parse_args()
+    if args.memoria:
+        args.paginas = args.paginas or 16_000
+        memory(args)
+        return
+    args.paginas = args.paginas or 10_000
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "site"
         mean_size = make_site(root, args.paginas)

@@ -7,17 +7,22 @@ from the one recorded by the previous build, or the file is missing.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures
+import contextlib
 import dataclasses
 import gc
 import hashlib
+import itertools
 import multiprocessing
 import os
 import shutil
 import time
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
 from markupsafe import Markup
 
 from site_builder import markdown_render
@@ -36,6 +41,8 @@ from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWri
 
 PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
+MARKDOWN_CHUNK = 64  # pages per task of a worker: big enough to amortize the hand-over
+CHUNKS_AHEAD = 3  # tasks in flight per worker: enough that no worker waits for the next one
 
 
 @dataclass
@@ -73,15 +80,43 @@ def state_path(root: Path, out: Path) -> Path:
     return root / ".cache" / STATE_PARENT / name
 
 
-def _convert_markdown(texts: list[str], workers: int) -> list[str]:
-    if workers <= 1 or len(texts) < PARALLEL_MIN_PAGES:
-        return markdown_render.convert_many(texts)
-    size = -(-len(texts) // (workers * 4))
-    chunks = [texts[i : i + size] for i in range(0, len(texts), size)]
+def _convert_files(paths: list[str]) -> list[str]:
+    """HTML of the Markdown body of each file (the unit of work of a build worker)."""
+    renderer = markdown_render.MarkdownRenderer()
+    return [renderer.convert(read_body(Path(path))) for path in paths]
+
+
+def _start_worker() -> None:
+    """A worker is forked while the build has cyclic GC paused; it resumes it, so each task's
+    Markdown converter (a cycle) is freed, and leaves what it inherited out of every pass."""
+    gc.freeze()
+    gc.enable()
+
+
+def _bodies(paths: list[str], workers: int) -> Generator[str, None, None]:
+    """HTML of the Markdown body of each file, in order, read and converted a few chunks ahead of
+    the consumer: however many pages change, only those chunks' bodies are held at once."""
+    if workers <= 1 or len(paths) < PARALLEL_MIN_PAGES:
+        renderer = markdown_render.MarkdownRenderer()
+        for path in paths:
+            yield renderer.convert(read_body(Path(path)))
+        return
+    chunks = [paths[i : i + MARKDOWN_CHUNK] for i in range(0, len(paths), MARKDOWN_CHUNK)]
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-        return [html for chunk in pool.map(markdown_render.convert_many, chunks) for html in chunk]
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
+    try:
+        waiting = iter(chunks)
+        ahead = collections.deque(
+            pool.submit(_convert_files, chunk) for chunk in itertools.islice(waiting, workers * CHUNKS_AHEAD)
+        )
+        while ahead:
+            converted = ahead.popleft().result()
+            for chunk in itertools.islice(waiting, 1):
+                ahead.append(pool.submit(_convert_files, chunk))
+            yield from converted
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def _default_workers() -> int:
@@ -156,25 +191,18 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
                 records[artifact.path] = old
             else:
                 dirty.append((artifact, key))
-        bodies = _convert_markdown(
-            [read_body(root / a.markdown.caminho) for a, _ in dirty if a.markdown is not None],
+        bodies = _bodies(
+            [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
             workers or _default_workers(),
         )
-        body_iter = iter(bodies)
-        for artifact, key in dirty:
-            if artifact.data is not None:
-                data = artifact.data()
-                records[artifact.path] = OutputRecord(key, writer.stage(artifact.path, data), len(data), ())
+        with contextlib.closing(bodies):  # on an error, the workers stop before the staging is removed
+            for artifact, key in dirty:
+                data = _output(env, artifact, bodies)
+                digest = writer.stage(artifact.path, data)
+                has_links = artifact.data is None and artifact.path.endswith((".html", ".xml"))
+                links = internal_links(data.decode("utf-8")) if has_links else ()
+                records[artifact.path] = OutputRecord(key, digest, len(data), links)
                 report.renderizados.append(artifact.path)
-                continue
-            context = {"pagina_url": artifact.url, **artifact.context()}
-            if artifact.markdown is not None:
-                context["corpo_html"] = Markup(next(body_iter))  # noqa: S704 - produced by the safe renderer
-            data = render(env, artifact.template, context)
-            digest = writer.stage(artifact.path, data)
-            links = internal_links(data.decode("utf-8")) if artifact.path.endswith((".html", ".xml")) else ()
-            records[artifact.path] = OutputRecord(key, digest, len(data), links)
-            report.renderizados.append(artifact.path)
         report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
         if strict and report.avisos:
             raise StrictModeError(
@@ -192,6 +220,16 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
     report.removidos = stale
     report.segundos = time.perf_counter() - started
     return report
+
+
+def _output(env: jinja2.Environment, artifact: Artifact, bodies: Iterator[str]) -> bytes:
+    """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown."""
+    if artifact.data is not None:
+        return artifact.data()
+    context = {"pagina_url": artifact.url, **artifact.context()}
+    if artifact.markdown is not None:
+        context["corpo_html"] = Markup(next(bodies))  # noqa: S704 - produced by the safe renderer
+    return render(env, artifact.template, context)
 
 
 def _size(out: Path, rel: str) -> int:

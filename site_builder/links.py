@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import sys
 from urllib.parse import unquote, urlsplit
 
 _LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
@@ -10,8 +11,11 @@ _LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
 
 def internal_links(html: str) -> tuple[str, ...]:
     """Root-relative paths linked from a page (query and fragment dropped), sorted, unique."""
+    # Interned: the build keeps every page's links, and most pages link to the same few paths.
     return tuple(
-        sorted({unquote(m.group(1)) for m in _LINK.finditer(html) if not m.group(1).startswith("//")})
+        sorted(
+            {sys.intern(unquote(m.group(1))) for m in _LINK.finditer(html) if not m.group(1).startswith("//")}
+        )
     )
 
 

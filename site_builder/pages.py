@@ -248,7 +248,7 @@ def _full_check(ctx: SiteContext, check: ChecagemResumo) -> Checagem:
     """The whole check (sources, occurrences, history), read again from its file: the build keeps
     only a summary of each check, and a page is rendered only when its file changed."""
     assert ctx.raiz is not None and check.fonte is not None
-    if (parsed := ctx.completas.get(check.fonte.caminho)) is not None:
+    if (parsed := ctx.completas.pop(check.fonte.caminho, None)) is not None:  # held until its page renders
         return parsed
     texto = (ctx.raiz / check.fonte.caminho).read_text(encoding="utf-8")
     lida = regras.ler_checagem(texto, check.fonte, ctx.editores, None)  # dates: judged at collect

@@ -39,7 +39,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Demo]:
 
 
 def get(demo: Demo, path: str) -> str:
-    with urllib.request.urlopen(demo.url + path, timeout=10) as answer:  # loopback only
+    with urllib.request.urlopen(demo.url + path, timeout=60) as answer:  # loopback only
         assert answer.status == 200
         body: bytes = answer.read()
     return body.decode("utf-8")

@@ -28,8 +28,8 @@ REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
 
 
-def until(predicate: Callable[[], bool], timeout_s: float = 10.0) -> None:
-    """Wait for `predicate` (polling); fail the test on timeout."""
+def until(predicate: Callable[[], bool], timeout_s: float = 60.0) -> None:
+    """Wait for `predicate` (polling); fail the test only after a limit no loaded machine reaches."""
     deadline = time.monotonic() + timeout_s
     while not predicate():
         if time.monotonic() > deadline:
@@ -40,8 +40,13 @@ def until(predicate: Callable[[], bool], timeout_s: float = 10.0) -> None:
 class Counter:
     """A job body that counts its runs and how many run at once."""
 
-    def __init__(self, sleep_s: float = 0.0, changes: Callable[[int], bool] = lambda n: False) -> None:
-        self.sleep_s, self.changes = sleep_s, changes
+    def __init__(
+        self,
+        sleep_s: float = 0.0,
+        changes: Callable[[int], bool] = lambda n: False,
+        hold: Callable[[int], None] = lambda n: None,
+    ) -> None:
+        self.sleep_s, self.changes, self.hold = sleep_s, changes, hold
         self.runs = 0
         self.active = 0
         self.max_active = 0
@@ -54,6 +59,7 @@ class Counter:
             self.runs += 1
             n = self.runs
         time.sleep(self.sleep_s)
+        self.hold(n)
         with self._lock:
             self.active -= 1
         return self.changes(n)
@@ -113,7 +119,9 @@ def test_a_change_triggers_the_site_job_and_no_change_does_not(tmp_path: Path) -
 
 def test_changes_during_a_build_get_another_build_and_never_an_overlap(tmp_path: Path) -> None:
     tse = Counter(changes=lambda n: True)
-    site = Counter(sleep_s=0.1)
+    # The first two builds last until the TSE job has reported changes during them (not a sleep
+    # that assumes how fast the other thread runs): each must be followed by another build.
+    site = Counter(hold=lambda n: until(lambda: tse.runs >= 5 * n) if n <= 2 else None)
     r = runner(tmp_path, [Job("tse", 0.01, tse)], Job("site", 3600, site), stop_after={"tse": 25})
     r.start()
     assert r.wait(duration_s=30) == "limite"
@@ -321,16 +329,19 @@ import scheduler
 from scheduler import Job, Runner
 
 marks = Path(sys.argv[1])
+saude = marks.with_name("saude.json")
 
 def slow() -> bool:
     with marks.open("a") as f:
         f.write("inicio\\n")
-    time.sleep(1.0)
+    limite = time.monotonic() + 60  # the test signals as soon as it reads "inicio"
+    while '"encerrando"' not in saude.read_text() and time.monotonic() < limite:
+        time.sleep(0.01)  # finish only once the stop is under way: no second run can start
     with marks.open("a") as f:
         f.write("fim\\n")
     return False
 
-runner = Runner([Job("tse", 0.05, slow)], None, marks.with_name("saude.json"), misfire_grace_s=1)
+runner = Runner([Job("tse", 0.05, slow)], None, saude, misfire_grace_s=1)
 scheduler.install_signal_handlers(runner)
 runner.start()
 print("razao:", runner.wait(), flush=True)
@@ -349,7 +360,7 @@ def test_sigterm_lets_the_job_in_flight_finish_then_stops(tmp_path: Path) -> Non
     try:
         until(lambda: marks.is_file() and "inicio" in marks.read_text())
         proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=120)
     finally:
         proc.kill()
     assert proc.returncode == 0, err

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -218,8 +217,8 @@ def test_openai_backend_gives_up_with_portuguese_error() -> None:
 
 
 def test_openai_backend_slow_answer_times_out() -> None:
-    with ChatServer([lento(BOA, 3.0), lento(BOA, 3.0)]) as servidor:
-        inicio = time.monotonic()
+    # Both answers are held until the server stops: only the client's timeout ends each try.
+    with ChatServer([lento(BOA, 600), lento(BOA, 600)]) as servidor:
         with pytest.raises(ErroAnalise, match="não respondeu"):
             AvaliadorOpenAI(_config(servidor.url, tempo=0.3, tentativas=2)).avaliar(_entrada())
-        assert time.monotonic() - inicio < 2.5
+        assert len(servidor.pedidos) == 2

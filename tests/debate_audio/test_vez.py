@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 
 import numpy as np
@@ -218,12 +217,12 @@ def test_backend_errors_fall_back_to_the_rules() -> None:
 
 
 def test_slow_backend_times_out_to_the_rules() -> None:
-    with ChatServer([lento({"locutor": "rui-amaral"}, atraso_s=2.0)]) as servidor:
+    # Held until the server stops: the rules' answer can only come from the client giving up.
+    with ChatServer([lento({"locutor": "rui-amaral"}, atraso_s=600)]) as servidor:
         ia = IdentificadorIA(_config(servidor, tempo_limite_s=0.3))
         e = EstadoFalantes()
-        inicio = time.monotonic()
         assert ia.identificar(e, ROTEIRO, "Boa noite. Começa o debate.", 0, 3, None, ()) == "marta-lins"
-        assert time.monotonic() - inicio < 1.8 and ia.falhas == 1
+        assert ia.falhas == 1 and len(servidor.pedidos) == 1
 
 
 def test_editor_voice_needs_no_request(tmp_path: Path) -> None:

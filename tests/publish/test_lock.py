@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from site_builder import lock as lock_module
 from site_builder.lock import LockBusyError, holder, project_lock
 
 REPO = Path(__file__).resolve().parents[2]
@@ -45,7 +46,22 @@ def test_second_holder_waits_until_the_first_releases(tmp_path: Path) -> None:
     assert waited == [f"pid {os.getpid()} primeiro"]
 
 
-def test_timeout_gives_up_with_a_portuguese_message(tmp_path: Path) -> None:
+class FakeTime:
+    """Stands in for the lock module's `time`: sleeping advances a clock that nothing else moves."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.sleeps: list[float] = []
+
+    def monotonic(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+
+
+def test_timeout_gives_up_with_a_portuguese_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     script = textwrap.dedent(
         f"""
         import sys, time
@@ -59,10 +75,13 @@ def test_timeout_gives_up_with_a_portuguese_message(tmp_path: Path) -> None:
     other = subprocess.Popen([sys.executable, "-c", script], cwd=REPO, stdout=subprocess.PIPE, text=True)
     try:
         assert other.stdout is not None and other.stdout.readline().strip() == "pronto"
-        started = time.monotonic()
-        with pytest.raises(LockBusyError, match="build agendado"), project_lock(tmp_path, timeout_s=0.3):
-            pass
-        assert 0.25 < time.monotonic() - started < 5
+        clock = FakeTime()
+        with monkeypatch.context() as patched:
+            patched.setattr(lock_module, "time", clock)
+            with pytest.raises(LockBusyError, match="build agendado"), project_lock(tmp_path, timeout_s=0.3):
+                pass
+        # It kept trying until the deadline, then gave up: 0.3 s of polls (to one poll's rounding).
+        assert sum(clock.sleeps) == pytest.approx(0.3, abs=lock_module.POLL_S)
         assert holder(tmp_path).endswith("build agendado")
     finally:
         other.kill()

@@ -98,7 +98,7 @@ def projeto(tmp_path: Path) -> Path:
 @pytest.fixture
 def config() -> ConfigChecagens:
     """Defaults, with short timeouts and no transcription unless a test asks for it."""
-    return ConfigChecagens(tempo_limite_s=5.0, transcrever_videos=False)
+    return ConfigChecagens(tempo_limite_s=30.0, transcrever_videos=False)
 
 
 @pytest.fixture

@@ -107,7 +107,7 @@ def test_server_command_serves_a_night(synthetic_night: Path) -> None:
                 url = m.group(1)
                 break
         assert url is not None
-        with urllib.request.urlopen(url + "/oficial/comum/config/ele-c.json", timeout=5) as r:
+        with urllib.request.urlopen(url + "/oficial/comum/config/ele-c.json", timeout=60) as r:
             assert json.loads(r.read())["pl"][0]["c"] == "ele2026"
     finally:
         proc.terminate()

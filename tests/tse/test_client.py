@@ -48,14 +48,15 @@ def test_token_bucket_caps_the_rate() -> None:
 
 
 def test_concurrent_callers_share_one_bucket() -> None:
-    limiter = RateLimiter(rate=100, burst=1)
-    t0 = time.monotonic()
+    sleeps: list[float] = []
+    limiter = RateLimiter(rate=100, burst=1, clock=lambda: 0.0, sleep=sleeps.append)  # time stands still
     threads = [threading.Thread(target=lambda: [limiter.acquire() for _ in range(5)]) for _ in range(4)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert time.monotonic() - t0 >= 0.18  # 20 tokens at 100/s with a bucket of 1
+    # 20 tokens from one bucket of 1 at 100/s: each caller reserves its own slot, 10 ms after the last.
+    assert sorted(sleeps) == pytest.approx([i / 100 for i in range(1, 20)])
 
 
 @functools.cache
@@ -89,7 +90,7 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             return
         if self.path == "/slow":
-            time.sleep(0.5)
+            s.parar.wait(60)  # held until the server stops: only the client's timeout ends the wait
         if self.path == "/drip":  # headers at once, then one byte at a time until the client hangs up
             self.send_response(200)
             self.send_header("Content-Length", "100000")
@@ -135,11 +136,12 @@ class Handler(BaseHTTPRequestHandler):
 def server() -> Iterator[Any]:
     srv: Any = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     srv.daemon_threads = True
-    srv.seen, srv.flaky, srv.dripped = [], 0, 0
+    srv.seen, srv.flaky, srv.dripped, srv.parar = [], 0, 0, threading.Event()
     srv.handle_error = lambda *a: None  # the slow answer hits a client that already gave up
     t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     t.start()
     yield srv
+    srv.parar.set()
     srv.shutdown()
     srv.server_close()
 
@@ -175,10 +177,12 @@ def test_retries_with_backoff_then_succeeds(server: Any) -> None:
 
 
 def test_404_is_not_retried_and_timeouts_are_reported(server: Any) -> None:
-    c, sleeps = client(tentativas=3, tempo_limite_s=0.1)
+    c, sleeps = client(tentativas=3)
     port = server.server_address[1]
     r = c.get(Pedido(f"http://127.0.0.1:{port}/missing"))
     assert r.status == 404 and r.tentativas == 1 and r.erro == "TSE respondeu 404" and sleeps == []
+    c.close()
+    c, sleeps = client(tentativas=3, tempo_limite_s=0.1)
     r = c.get(Pedido(f"http://127.0.0.1:{port}/slow"))
     assert r.status is None and r.tentativas == 3 and "tempo esgotado" in (r.erro or "")
     r = c.get(Pedido("http://127.0.0.1:9/nada"))  # nobody listens on port 9

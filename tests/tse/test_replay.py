@@ -26,7 +26,7 @@ PRES = "/oficial/ele2026/6258/dados/sp/sp-c0001-e006258-u.json"
 def get(url: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
     req = urllib.request.Request(url, headers=headers or {})
     try:
-        with urllib.request.urlopen(req, timeout=5) as r:
+        with urllib.request.urlopen(req, timeout=60) as r:
             return r.status, dict(r.headers), r.read()
     except urllib.error.HTTPError as e:
         return e.code, dict(e.headers), e.read()

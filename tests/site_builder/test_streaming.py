@@ -1,0 +1,56 @@
+"""The build streams page bodies: what it holds at once does not grow with the pages it renders."""
+
+from __future__ import annotations
+
+import tracemalloc
+from pathlib import Path
+
+import pytest
+
+from site_builder import build as build_module
+from site_builder.build import build_site
+
+BODY = "\n\n".join(
+    f"Parágrafo {n} de uma página longa de metodologia, com *ênfase* e um [link](/metodologia/). " * 8
+    for n in range(50)
+)  # ~37 KB of Markdown: a page's own share of the build is small beside it
+
+
+def _add_pages(project: Path, first: int, count: int) -> int:
+    """Add `count` methodology pages with long bodies; return the bytes of their bodies."""
+    for i in range(first, first + count):
+        (project / f"content/metodologia/longa-{i:03d}.md").write_text(
+            f'+++\ntitulo = "Longa {i}"\ndescricao = "Longa {i}."\nordem = {10 + i}\n+++\n\n{BODY}\n',
+            encoding="utf-8",
+        )
+    return count * len(BODY.encode("utf-8"))
+
+
+def _peak_of_cold_build(project: Path, out: Path, workers: int) -> int:
+    """Bytes allocated at the peak of a cold build beyond what was allocated before it."""
+    tracemalloc.start()
+    try:
+        before, _ = tracemalloc.get_traced_memory()
+        build_site(project, out, workers=workers)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return peak - before
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_build_holds_a_few_bodies_at_a_time(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """Bodies are read, converted and rendered a few at a time, in the serial and the parallel
+    build alike: tripling the long pages adds to the peak a small fraction of the added bodies'
+    size (holding them all, as the build once did, added more than that size)."""
+    monkeypatch.setattr(build_module, "MARKDOWN_CHUNK", 1)
+    monkeypatch.setattr(build_module, "CHUNKS_AHEAD", 1)
+    monkeypatch.setattr(build_module, "PARALLEL_MIN_PAGES", 2)
+    build_site(project, tmp_path / "aquecimento", workers=workers)  # one-off costs: imports, caches
+    _add_pages(project, 0, 4)
+    small = _peak_of_cold_build(project, tmp_path / "pequeno", workers)
+    added = _add_pages(project, 4, 8)
+    large = _peak_of_cold_build(project, tmp_path / "grande", workers)
+    assert large - small < added / 2, f"peak grew {large - small:,} B for {added:,} B of bodies added"
