@@ -47,7 +47,7 @@ def test_fault_is_survived_reported_and_cleared(
 ) -> None:
     replay = replay_factory(synthetic_night)
     dados = tmp_path / "data"
-    job = job_factory(job_config(replay.url, dados, PRESIDENT, tempo_limite_s=1.0))
+    job = job_factory(job_config(replay.url, dados, PRESIDENT, tempo_limite_s=5.0))
     race = dados / "tse" / "6258" / "presidente"
 
     [r1] = job.ciclo()
