@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jobs.analise.config import ConfigAnalise
+from jobs.analise.config import BACKEND_REGRAS, PREFIXO_LLM, ConfigAnalise
 from jobs.analise.llm import pedir_json
 from jobs.analise.temas import TEMAS, dano_de, normalizar, padrao_palavras, temas_de
 
@@ -42,6 +42,11 @@ class Afirmacao:
 
 class Analisador(Protocol):
     """Anything that turns a text into claims (rule-based, OpenAI-compatible...)."""
+
+    @property
+    def nome(self) -> str:
+        """Backend name ("regras" or "openai:<model>"), shown to readers through `rotulo_backend`."""
+        ...
 
     def analisar(self, texto: str) -> list[Afirmacao]:
         """The claims of `texto`, in text order, with offsets into it."""
@@ -252,6 +257,11 @@ def _afirmacao(
 class AnalisadorRegras:
     """Deterministic rule-based analyser for Brazilian Portuguese (no network, no model)."""
 
+    @property
+    def nome(self) -> str:
+        """Backend name."""
+        return BACKEND_REGRAS
+
     def analisar(self, texto: str) -> list[Afirmacao]:
         """Classify every sentence of `texto` that states something."""
         resultado = []
@@ -337,6 +347,11 @@ class AnalisadorOpenAI:
 
     def __init__(self, config: ConfigAnalise) -> None:
         self.config = config
+
+    @property
+    def nome(self) -> str:
+        """Backend name with the model."""
+        return f"{PREFIXO_LLM}{self.config.modelo}"
 
     def analisar(self, texto: str) -> list[Afirmacao]:
         """Split into sentences locally, ask the model to classify them (ErroAnalise on failure)."""

@@ -13,6 +13,24 @@ from typing import Any
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
 
 BACKENDS = ("regras", "openai")
+BACKEND_REGRAS = "regras"
+PREFIXO_LLM = "openai:"  # names of results produced by a language model: "openai:<model>"
+ROTULO_REGRAS = "análise automática por regras"
+
+
+def rotulo_backend(nome: str) -> str:
+    """What readers are told produced an evaluation, check or draft: the rules, or the model by name.
+
+    Only a language model's output is called AI ("gerado por IA"); rule-based output never is.
+    """
+    if nome.startswith(PREFIXO_LLM):
+        return f"gerado por IA (modelo {nome.removeprefix(PREFIXO_LLM)})"
+    return ROTULO_REGRAS
+
+
+def gerado_por_ia(nome: str) -> bool:
+    """Whether the backend named `nome` is a language model."""
+    return nome.startswith(PREFIXO_LLM)
 
 
 @dataclass(frozen=True)

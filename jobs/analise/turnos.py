@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-from jobs.analise.config import ConfigAnalise
+from jobs.analise.config import PREFIXO_LLM, ConfigAnalise
 from jobs.analise.llm import pedir_json
 from jobs.analise.temas import normalizar, temas_de
 from jobs.debate.texto import (
@@ -777,7 +777,7 @@ class AvaliadorOpenAI:
     _nome: str = field(init=False, default="")
 
     def __post_init__(self) -> None:
-        self._nome = f"openai:{self.config.modelo}"
+        self._nome = f"{PREFIXO_LLM}{self.config.modelo}"
 
     @property
     def nome(self) -> str:

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from jobs.debate.confianca import Medidas
+from jobs.debate.confianca import de_json as medidas_de_json
+
 PAPEIS = ("candidato", "moderador", "jornalista", "eleitor")
 PAPEIS_QUE_PERGUNTAM = ("moderador", "jornalista", "eleitor")
 TIPOS_BLOCO = ("pergunta_jornalista", "confronto", "eleitor", "direito_de_resposta", "consideracoes_finais")
@@ -30,6 +33,13 @@ ID_DEBATE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 ARQ_DEBATE = "debate.toml"
 ARQ_TRANSCRICAO = "transcricao.jsonl"
 ARQ_EDICOES = "edicoes.toml"
+ARQ_CONFERENCIA = "transcricao-conferida.json"  # fingerprint of the last transcript used
+# Bounds of a transcript line (hostile or broken input must not stall a cycle): a debate is never
+# longer than a day, an utterance of the audio job is at most ~45 s (~150 words, ~1 kB of text,
+# ~10 kB with its word times); a hand-made transcript may hold a whole answer per line.
+TEMPO_MAX_S = 24 * 3600.0
+LINHA_MAX_BYTES = 256 * 1024
+TEXTO_MAX = 20_000
 
 
 class ErroDebate(ValueError):  # noqa: N818 - Portuguese name, like ErroAnalise
@@ -93,6 +103,7 @@ class Fala:
     locutor: str
     texto: str
     palavras: tuple[Palavra, ...] = ()
+    confianca: Medidas | None = None  # the machine transcription's confidence (None: not measured)
 
     @property
     def duracao_s(self) -> float:
@@ -111,6 +122,8 @@ def _numero(obj: dict[str, Any], chave: str, onde: str) -> float:
     valor = obj.get(chave)
     if isinstance(valor, bool) or not isinstance(valor, int | float) or not math.isfinite(valor) or valor < 0:
         raise ErroDebate(f"{onde}: {chave}: deve ser um número de segundos não negativo")
+    if valor > TEMPO_MAX_S:
+        raise ErroDebate(f"{onde}: {chave}: {valor:g} s passa de 24 horas; tempo impossível num debate")
     return float(valor)
 
 
@@ -203,6 +216,8 @@ def _fala(obj: Any, onde: str) -> Fala:
     texto = obj.get("texto")
     if not isinstance(texto, str):
         raise ErroDebate(f"{onde}: texto: deve ser um texto")
+    if len(texto) > TEXTO_MAX:
+        raise ErroDebate(f"{onde}: texto: {len(texto)} caracteres, mais que o limite de {TEXTO_MAX}")
     palavras = []
     brutas = obj.get("palavras") or []
     if isinstance(brutas, list):
@@ -211,7 +226,13 @@ def _fala(obj: Any, onde: str) -> Fala:
                 with contextlib.suppress(ErroDebate):
                     palavras.append(Palavra(p["p"], _numero(p, "inicio_s", onde), _numero(p, "fim_s", onde)))
     return Fala(
-        _texto(obj, "id", onde), inicio, fim, _texto(obj, "locutor", onde), texto.strip(), tuple(palavras)
+        _texto(obj, "id", onde),
+        inicio,
+        fim,
+        _texto(obj, "locutor", onde),
+        texto.strip(),
+        tuple(palavras),
+        medidas_de_json(obj.get("confianca")),
     )
 
 
@@ -222,24 +243,43 @@ def ler_transcricao(pasta: Path) -> tuple[list[Fala], list[str]]:
     cycle without a warning. A bad line elsewhere is skipped with a warning; nothing is lost,
     since the file itself is never rewritten here.
     """
+    leitura = ler_transcricao_bruta(pasta)
+    return leitura.falas, leitura.avisos
+
+
+@dataclass(frozen=True)
+class LeituraTranscricao:
+    """What one reading of the transcript found, and its fingerprint for the next reading."""
+
+    falas: list[Fala]
+    avisos: list[str]
+    conferencia: dict[str, Any]  # bytes and sha256 of the complete lines, ids read (ARQ_CONFERENCIA)
+    completo: bytes = b""  # the complete lines as read
+
+
+def ler_transcricao_bruta(pasta: Path) -> LeituraTranscricao:
+    """Read `transcricao.jsonl` (see `ler_transcricao`) with the fingerprint of its complete lines."""
     caminho = pasta / ARQ_TRANSCRICAO
     try:
         bruto = caminho.read_bytes()
     except FileNotFoundError:
-        return [], []
+        vazia = {"bytes": 0, "sha256": hashlib.sha256().hexdigest(), "ids": [], "binario": False}
+        return LeituraTranscricao([], [], vazia)
+    completo = bruto[: bruto.rfind(b"\n") + 1]  # after the last newline: a line still being written
     avisos: list[str] = []
     falas: list[Fala] = []
     vistos: set[str] = set()
-    linhas = bruto.split(b"\n")
-    incompleta = linhas.pop()  # after the last newline: empty, or a line still being written
-    del incompleta
-    for numero, linha in enumerate(linhas, start=1):
+    for numero, linha in enumerate(completo.split(b"\n")[:-1], start=1):
         if not linha.strip():
             continue
         onde = f"{caminho.name}, linha {numero}"
+        if len(linha) > LINHA_MAX_BYTES:
+            limite = f"{len(linha)} bytes, mais que o limite de {LINHA_MAX_BYTES}"
+            avisos.append(f"{onde}: {limite}; linha ignorada")
+            continue
         try:
             fala = _fala(json.loads(linha.decode("utf-8")), onde)
-        except (json.JSONDecodeError, UnicodeDecodeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
             avisos.append(f"{onde}: JSON inválido; linha ignorada")
             continue
         except ErroDebate as exc:
@@ -251,7 +291,41 @@ def ler_transcricao(pasta: Path) -> tuple[list[Fala], list[str]]:
         vistos.add(fala.id)
         falas.append(fala)
     falas.sort(key=lambda f: (f.inicio_s, f.fim_s))
-    return falas, avisos
+    conferencia = {
+        "bytes": len(completo),
+        "sha256": hashlib.sha256(completo).hexdigest(),
+        "ids": sorted(vistos),
+        "binario": b"\x00" in completo,
+    }
+    return LeituraTranscricao(falas, avisos, conferencia, completo)
+
+
+def recusa_transcricao(leitura: LeituraTranscricao, anterior: Any, falas_antes: int) -> str | None:
+    """Why the transcript just read must not be used (Portuguese), or None when it may.
+
+    `anterior` is the fingerprint of the last transcript used (`transcricao-conferida.json`);
+    `falas_antes` the number of utterances the last good cycle had (for folders from before the
+    fingerprint existed). The audio job only appends: a transcript that shrank, lost or changed
+    lines already read, or turned binary is damaged, and rebuilding the stages from it would
+    publish a wrong scoreboard.
+    """
+    atual = leitura.conferencia
+    if atual["binario"]:
+        return "a transcrição contém dados binários (bytes nulos)"
+    if isinstance(anterior, dict) and isinstance(anterior.get("bytes"), int):
+        tamanho = int(anterior["bytes"])
+        if atual["bytes"] < tamanho:
+            return f"a transcrição encolheu de {tamanho} para {atual['bytes']} bytes"
+        if hashlib.sha256(leitura.completo[:tamanho]).hexdigest() != anterior.get("sha256"):
+            return "linhas já lidas da transcrição foram alteradas (a transcrição só pode crescer)"
+        perdidas = sorted(set(map(str, anterior.get("ids", []))) - set(atual["ids"]))
+        if perdidas:
+            return f"a transcrição perdeu {len(perdidas)} fala(s) já lida(s) (por exemplo {perdidas[0]})"
+        return None
+    if len(leitura.falas) < falas_antes:
+        legiveis = len(leitura.falas)
+        return f"a transcrição tem {legiveis} fala(s) legível(is); o último ciclo tinha {falas_antes}"
+    return None
 
 
 def _padrao(obj: Any) -> Any:

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from jobs.analise.afirmacoes import Afirmacao, Analisador, extrair_afirmacoes
+from jobs.analise.config import BACKEND_REGRAS
 from jobs.debate.texto import Numero, alinhado, diferenca_relativa, numeros, similaridade
 from jobs.fontes.busca import (
     TIPO_CHECAGEM,
@@ -94,6 +95,9 @@ class Checagem:
     fontes: tuple[FonteChecagem, ...]
     metodo: str  # fontes | memoria | sem_fonte | busca_indisponivel
     checagem_publicada: str | None = None  # URL of the desk check it repeats
+    # Which backend separated the claim ("regras" or "openai:<model>"); the verdict itself is always
+    # the rule-based comparison with the sources (or the desk's published verdict).
+    extraida_por: str = BACKEND_REGRAS
 
 
 def _fmt(valor: float, unidade: str) -> str:
@@ -255,7 +259,12 @@ def _checagem_publicada(afirmacao: str, busca: BuscaFontes) -> Documento | None:
 
 
 def checar(
-    afirmacao: Afirmacao, id_checagem: str, turno: str, candidato: str, busca: BuscaFontes
+    afirmacao: Afirmacao,
+    id_checagem: str,
+    turno: str,
+    candidato: str,
+    busca: BuscaFontes,
+    extraida_por: str = BACKEND_REGRAS,
 ) -> Checagem:
     """First check of one claim (never raises for a search failure: it says so, as `sem_dados`)."""
     comum: dict[str, Any] = {
@@ -268,6 +277,7 @@ def checar(
         "checabilidade": afirmacao.checabilidade,
         "dano": afirmacao.dano,
         "temas": afirmacao.temas,
+        "extraida_por": extraida_por,
     }
     try:
         publicada = _checagem_publicada(afirmacao.texto, busca)

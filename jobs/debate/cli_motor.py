@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 from jobs.debate import placar as etapa_placar
-from jobs.debate.armazenamento import ErroDebate, ler_debate
+from jobs.debate.armazenamento import TEXTO_MAX, ErroDebate, ler_debate
 from jobs.debate.config import ErroConfig, carregar
 from jobs.debate.edicoes import (
     EdicaoChecagem,
     EdicaoLocutor,
     EdicaoPergunta,
+    EdicaoTranscricao,
     Edicoes,
     Fonte,
     gravar_edicoes,
@@ -95,6 +96,21 @@ def register(sub: Any) -> None:
     chk.add_argument("--motivo", default="", help="por que o editor corrigiu")
     chk.add_argument("--desfazer", action="store_true", help="remove a correção: volta ao que a máquina fez")
     chk.set_defaults(acao_func=_editar_checagem)
+
+    trn = acoes.add_parser(
+        "transcricao",
+        help="libera um turno com transcrição em revisão: confirma o texto ou o corrige",
+        description=(
+            "Um turno cuja transcrição automática saiu com pouca confiança fica em revisão: não recebe "
+            "nota nem checagem até o editor confirmar o texto (--confirmar) ou corrigi-lo (--texto)."
+        ),
+    )
+    trn.add_argument("turno", help="id do turno (ex.: t-f0012)")
+    grupo_t = trn.add_mutually_exclusive_group(required=True)
+    grupo_t.add_argument("--confirmar", action="store_true", help="a transcrição está certa como está")
+    grupo_t.add_argument("--texto", help="o texto correto do que o candidato disse no turno")
+    grupo_t.add_argument("--desfazer", action="store_true", help="remove a decisão: volta à regra automática")
+    trn.set_defaults(acao_func=_editar_transcricao)
 
     enc = acoes.add_parser("encerrar", help="marca o debate como encerrado (o último turno é avaliado)")
     enc.set_defaults(acao_func=_encerrar)
@@ -234,6 +250,26 @@ def _editar_checagem(args: argparse.Namespace, e: Edicoes, candidatos: set[str])
         partes.append(f"veredito {nova.veredito}" if args.veredito else "corrigida")
     checagens[args.checagem] = nova
     return replace(e, checagens=checagens), f"checagem {args.checagem}: {', '.join(partes) or 'corrigida'}"
+
+
+def _editar_transcricao(args: argparse.Namespace, e: Edicoes, candidatos: set[str]) -> tuple[Edicoes, str]:
+    del candidatos
+    transcricoes = dict(e.transcricoes)
+    if args.desfazer:
+        transcricoes.pop(args.turno, None)
+        return replace(
+            e, transcricoes=transcricoes
+        ), f"turno {args.turno}: transcrição volta à regra automática"
+    if args.texto is not None:
+        texto = " ".join(args.texto.split())
+        if not texto:
+            raise ErroDebate("--texto: o texto corrigido não pode ficar vazio")
+        if len(texto) > TEXTO_MAX:
+            raise ErroDebate(f"--texto: mais de {TEXTO_MAX} caracteres")
+        transcricoes[args.turno] = EdicaoTranscricao(texto)
+        return replace(e, transcricoes=transcricoes), f"turno {args.turno}: transcrição corrigida pelo editor"
+    transcricoes[args.turno] = EdicaoTranscricao()
+    return replace(e, transcricoes=transcricoes), f"turno {args.turno}: transcrição confirmada pelo editor"
 
 
 def _encerrar(args: argparse.Namespace, e: Edicoes, candidatos: set[str]) -> tuple[Edicoes, str]:

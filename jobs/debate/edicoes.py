@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from jobs.debate.armazenamento import ARQ_EDICOES, PAPEIS, ErroDebate, gravar_bytes, ler_toml
+from jobs.debate.armazenamento import ARQ_EDICOES, PAPEIS, TEXTO_MAX, ErroDebate, gravar_bytes, ler_toml
 
 VEREDITOS = ("verdadeiro", "impreciso", "enganoso", "falso", "sem_dados")
 CONFIANCAS = ("alta", "baixa")
@@ -64,6 +64,13 @@ class EdicaoChecagem:
 
 
 @dataclass(frozen=True)
+class EdicaoTranscricao:
+    """The editor's reading of a turn held for its transcript: confirmed as is, or corrected text."""
+
+    texto: str = ""  # "" = the machine transcript is right (confirmed)
+
+
+@dataclass(frozen=True)
 class Edicoes:
     """All editor overrides of one debate."""
 
@@ -72,6 +79,7 @@ class Edicoes:
     falas: dict[str, str] = field(default_factory=dict)  # utterance id -> speaker label
     perguntas: dict[str, EdicaoPergunta] = field(default_factory=dict)  # turn id -> question
     checagens: dict[str, EdicaoChecagem] = field(default_factory=dict)  # check id -> correction
+    transcricoes: dict[str, EdicaoTranscricao] = field(default_factory=dict)  # turn id -> confirmed/corrected
     registro: tuple[str, ...] = ()  # "when who what", newest last, for the audit trail
 
     def assinatura(self) -> str:
@@ -183,10 +191,23 @@ def ler_edicoes(pasta: Path, candidatos: set[str] | None = None) -> Edicoes:
         )
         validar_checagem(e, w)
         checagens[cid] = e
+    transcricoes = {}
+    for turno, v in _tabela(dados.get("transcricoes", {}), f"{onde}: transcricoes").items():
+        w = f"{onde}: transcricoes.{turno}"
+        t = _tabela(v, w)
+        confirmada = t.get("confirmada", False)
+        if not isinstance(confirmada, bool):
+            raise ErroDebate(f"{w}: confirmada: deve ser true ou false")
+        texto = _str(t, "texto", w)
+        if confirmada == bool(texto):
+            raise ErroDebate(f"{w}: informe exatamente um de confirmada = true ou texto")
+        if len(texto) > TEXTO_MAX:
+            raise ErroDebate(f"{w}: texto: mais de {TEXTO_MAX} caracteres")
+        transcricoes[turno] = EdicaoTranscricao(texto)
     registro = dados.get("registro", [])
     if not isinstance(registro, list) or not all(isinstance(r, str) for r in registro):
         raise ErroDebate(f"{onde}: registro: deve ser uma lista de textos")
-    return Edicoes(encerrado, locutores, falas, perguntas, checagens, tuple(registro))
+    return Edicoes(encerrado, locutores, falas, perguntas, checagens, transcricoes, tuple(registro))
 
 
 # ---------------------------------------------------------------- writing
@@ -243,6 +264,10 @@ def para_toml(e: Edicoes) -> str:
             linhas.append(f"fontes = [{itens}]")
         if c.motivo:
             linhas.append(f"motivo = {_s(c.motivo)}")
+        linhas.append("")
+    for turno, t in sorted(e.transcricoes.items()):
+        linhas.append(f"[transcricoes.{_k(turno)}]")
+        linhas.append(f"texto = {_s(t.texto)}" if t.texto else "confirmada = true")
         linhas.append("")
     return "\n".join(linhas).rstrip() + "\n"
 

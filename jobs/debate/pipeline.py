@@ -14,6 +14,7 @@ Files under `data/debates/<id>/`:
   avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
   pagina.json                                         stage 8: what the page shows that the engine computes
   estado.json                                         warnings and progress of the last cycle
+  transcricao-conferida.json                          fingerprint of the last transcript used
   gravacao.json (read only)                           the audio job's mark that the recording ended
 """
 
@@ -43,8 +44,10 @@ from jobs.debate import papeis as etapa_papeis
 from jobs.debate import perguntas as etapa_perguntas
 from jobs.debate import placar as etapa_placar
 from jobs.debate import revisao as etapa_revisao
+from jobs.debate import revisao_transcricao as etapa_transcricao
 from jobs.debate import turnos as etapa_turnos
 from jobs.debate.armazenamento import (
+    ARQ_CONFERENCIA,
     Debate,
     ErroDebate,
     Fala,
@@ -52,7 +55,8 @@ from jobs.debate.armazenamento import (
     gravar_json,
     ler_debate,
     ler_json,
-    ler_transcricao,
+    ler_transcricao_bruta,
+    recusa_transcricao,
     trava,
 )
 from jobs.debate.checagem import Checagem
@@ -129,8 +133,17 @@ def executar(
     with trava(pasta):
         debate = ler_debate(pasta)
         edicoes = ler_edicoes(pasta, set(debate.candidatos()))
-        falas, avisos = ler_transcricao(pasta)
-        ciclo = Ciclo(debate, avisos=list(avisos))
+        leitura = ler_transcricao_bruta(pasta)
+        estado_antes = ler_json(pasta / ARQ_ESTADO)
+        estado_antes = estado_antes if isinstance(estado_antes, dict) else {}
+        falas_antes = estado_antes.get("falas", 0)
+        recusa = recusa_transcricao(
+            leitura, ler_json(pasta / ARQ_CONFERENCIA), falas_antes if isinstance(falas_antes, int) else 0
+        )
+        if recusa is not None:
+            return _recusar(pasta, debate, estado_antes, recusa)
+        falas = leitura.falas
+        ciclo = Ciclo(debate, avisos=list(leitura.avisos))
         # The editor's `encerrar`/`reabrir` wins; else debate.toml, or the audio job saw the recording end.
         encerrado = (
             edicoes.encerrado
@@ -146,6 +159,8 @@ def executar(
             lambda f: etapa_perguntas.passa_a_vez(f, papeis.get(f.locutor)),
             debate.blocos,
         )
+        turnos = etapa_transcricao.aplicar(turnos, falas, edicoes.transcricoes)
+        retidos = [t for t in turnos if t.encerrado and etapa_transcricao.retido(t)]
         perguntas = etapa_perguntas.atribuir(debate, falas, papeis, turnos, edicoes)
         saidas: dict[str, Any] = {
             ARQ_PAPEIS: etapa_papeis.para_json(papeis, edicoes.falas),
@@ -153,7 +168,7 @@ def executar(
             ARQ_PERGUNTAS: etapa_perguntas.para_json(perguntas),
         }
         avaliador = avaliador_de(config.backend, config.analise)
-        fechados = [t for t in turnos if t.encerrado]
+        fechados = [t for t in turnos if t.encerrado and not etapa_transcricao.retido(t)]
         por_turno = {p.turno: p for p in perguntas}
         cache = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO, "turnos")
         avaliacoes, guardar = _avaliar(
@@ -175,13 +190,14 @@ def executar(
         saidas[ARQ_CHECAGENS] = {"busca": busca.nome, "turnos": guardar_checagens}
         revisadas = etapa_revisao.revisar(checagens, edicoes)
         saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
-        entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis)
+        entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos)
         entrada_lida = etapa_placar.ler_entrada(entrada)
         ciclo.placar = etapa_placar.calcular(entrada_lida)
         saidas[ARQ_ENTRADA], saidas[ARQ_PLACAR] = entrada, ciclo.placar
         if etapa_placar.METODO_V1 in etapa_placar.metodos_do_debate(debate.data):
             cache_v1 = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO_V1, "falas")
-            unidades = unidades_v1(falas, papeis)
+            em_revisao = {f for t in retidos for f in t.falas}
+            unidades = [u for u in unidades_v1(falas, papeis) if u[0] not in em_revisao]
             avaliacoes_v1, guardar_v1 = _avaliar(unidades, debate, avaliador, cache_v1, ciclo)
             saidas[ARQ_AVALIACAO_V1] = {"avaliador": avaliador.nome, "falas": guardar_v1}
             entrada1 = entrada_v1(debate, unidades, avaliacoes_v1, checagens, edicoes, falas, papeis)
@@ -200,17 +216,32 @@ def executar(
             "turnos": len(turnos),
             "turnos_encerrados": len(fechados),
             "turno_em_andamento": next((t.id for t in turnos if not t.encerrado), None),
+            "turnos_em_revisao": [t.id for t in retidos],
             "encerrado": encerrado,
             "locutores_sem_identificacao": sorted(
                 p.locutor for p in papeis.values() if p.papel == "candidato" and not p.candidato
             ),
             "avisos": sorted(set(ciclo.avisos)),
         }
+        saidas[ARQ_CONFERENCIA] = leitura.conferencia
         for nome, dados in saidas.items():
             if gravar_json(pasta / nome, dados):
                 ciclo.arquivos_gravados.append(nome)
         ciclo.mudou = bool(ciclo.arquivos_gravados)
         return ciclo
+
+
+def _recusar(pasta: Path, debate: Debate, estado: dict[str, Any], motivo: str) -> Ciclo:
+    """Keep every stage as it was; only the status says the transcript was refused (editor alert)."""
+    mensagem = f"transcrição recusada: {motivo}; placar mantido no último estado válido"
+    log.warning("debate %s: %s", pasta.name, mensagem)
+    ciclo = Ciclo(debate, avisos=[mensagem])
+    placar = ler_json(pasta / ARQ_PLACAR)
+    ciclo.placar = placar if isinstance(placar, dict) else {}
+    if gravar_json(pasta / ARQ_ESTADO, {**estado, "transcricao_recusada": motivo}):
+        ciclo.arquivos_gravados.append(ARQ_ESTADO)
+    ciclo.mudou = bool(ciclo.arquivos_gravados)
+    return ciclo
 
 
 def gravacao_encerrada(pasta: Path) -> bool:
@@ -290,7 +321,7 @@ def _checar(
     guardar: dict[str, Any] = {}
     versao = versao_codigo(CODIGO_CHECAGEM)
     for t in turnos:
-        k = chave(versao, busca.nome, type(analisador).__name__, t.texto)
+        k = chave(versao, busca.nome, analisador.nome, t.texto)
         anterior = cache.get(t.id)
         checagens: list[Checagem] | None = None
         if anterior is not None and anterior.get("chave") == k:
@@ -299,13 +330,15 @@ def _checar(
             except (KeyError, TypeError, ValueError):
                 checagens = None
         if checagens is None:
+            extraidas_por = analisador.nome
             try:
                 afirmacoes = etapa_checagem.checaveis(t.texto, analisador)
             except ErroAnalise as exc:
                 ciclo.avisos.append(f"{t.id}: extração de afirmações por IA falhou ({exc}); usadas as regras")
-                afirmacoes = etapa_checagem.checaveis(t.texto, AnalisadorRegras())
+                reserva = AnalisadorRegras()
+                afirmacoes, extraidas_por = etapa_checagem.checaveis(t.texto, reserva), reserva.nome
             checagens = [
-                etapa_checagem.checar(a, f"{t.id}-c{i}", t.id, t.candidato, busca)
+                etapa_checagem.checar(a, f"{t.id}-c{i}", t.id, t.candidato, busca, extraidas_por)
                 for i, a in enumerate(afirmacoes, start=1)
             ]
         todas += checagens
@@ -361,8 +394,10 @@ def entrada_v2(
     revisadas: list[ChecagemRevisada],
     falas: list[Fala],
     papeis: dict[str, PapelLocutor],
+    retidos: list[Turno] | None = None,
 ) -> dict[str, Any]:
-    """The AVALIACOES input of the current method: evaluated turns and reviewed checks."""
+    """The AVALIACOES input of the current method: evaluated turns and reviewed checks (turns held
+    for their transcript are only counted, in `turnos_em_revisao`)."""
     por_turno = {p.turno: p for p in perguntas}
     return {
         "metodo": etapa_placar.METODO_V2,
@@ -384,6 +419,7 @@ def entrada_v2(
             for r in revisadas
         ],
         "falas": _falas_de_candidatos(falas, papeis),
+        "turnos_em_revisao": [{"id": t.id, "candidato": t.candidato} for t in retidos or []],
     }
 
 

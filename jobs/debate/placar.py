@@ -143,6 +143,7 @@ class EntradaPlacar:
     turnos: tuple[TurnoPlacar, ...]
     checagens: tuple[ChecagemPlacar, ...]
     falas: tuple[FalaPlacar, ...]
+    em_revisao: tuple[str, ...] = ()  # candidate of each turn held for its transcript (not scored)
 
 
 # ---------------------------------------------------------------- formulas
@@ -325,13 +326,19 @@ def calcular(entrada: EntradaPlacar) -> dict[str, Any]:
                     for nome, m in metricas.items()
                 },
                 "turnos_avaliados": len(turnos),
+                "turnos_em_revisao": entrada.em_revisao.count(cand.id),
                 "tempo_fala_s": round(sum(f.duracao_s for f in entrada.falas if f.candidato == cand.id), 1),
             }
         )
         classificados.append(Classificado(cand.id, total, len(turnos)))
     ordem = {c.id: i for i, c in enumerate(entrada.candidatos)}
     resultado.sort(key=lambda c: (c["nota"] is None, -(c["nota"] or 0.0), ordem[c["id"]]))
-    return {"metodo": entrada.metodo, "candidatos": resultado, "manchete": manchete(classificados)}
+    return {
+        "metodo": entrada.metodo,
+        "candidatos": resultado,
+        "manchete": manchete(classificados),
+        "turnos_em_revisao": len(entrada.em_revisao),
+    }
 
 
 def metodos_do_debate(data: dt.date) -> tuple[str, ...]:
@@ -484,4 +491,11 @@ def ler_entrada(dados: Any) -> EntradaPlacar:
         if candidato not in ids:
             raise ErroPlacar(f"falas[{i}].candidato: '{candidato}' não está na lista de candidatos")
         falas.append(FalaPlacar(candidato, _numero(fo, "duracao_s", f"falas[{i}]", 0, None)))
-    return EntradaPlacar(metodo, tuple(candidatos), turnos, checagens, tuple(falas))
+    em_revisao = []
+    for i, t in enumerate(_lista(obj, "turnos_em_revisao", "entrada")):
+        onde = f"turnos_em_revisao[{i}]"
+        candidato = _texto(_objeto(t, onde), "candidato", onde)
+        if candidato not in ids:
+            raise ErroPlacar(f"{onde}.candidato: '{candidato}' não está na lista de candidatos")
+        em_revisao.append(candidato)
+    return EntradaPlacar(metodo, tuple(candidatos), turnos, checagens, tuple(falas), tuple(em_revisao))

@@ -36,6 +36,7 @@ from jobs.debate.audio import (
     nivel_dbfs,
     para_wav,
 )
+from jobs.debate.confianca import ErroLexico, Lexico, Medidas, lexico_portugues
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.escolha_modelo import BASE, atraso_s, modelo_para_atraso
 from jobs.debate.falantes import (
@@ -191,7 +192,35 @@ def identificador_padrao(config_path: Path, avisar: Callable[[str], None] | None
 
 
 def _palavra_json(w: Palavra, voz: str | None) -> dict[str, Any]:
-    return {"p": w.p, "inicio_s": w.inicio_s, "fim_s": w.fim_s, "prob": w.prob, "voz": voz}
+    return {
+        "p": w.p,
+        "inicio_s": w.inicio_s,
+        "fim_s": w.fim_s,
+        "prob": w.prob,
+        "logprob": w.logprob,
+        "sem_fala": w.sem_fala,
+        "compressao": w.compressao,
+        "voz": voz,
+    }
+
+
+def medidas_do_grupo(grupo: list[dict[str, Any]], lexico: Lexico | None) -> Medidas:
+    """Confidence measures of an utterance's words (state saved by older versions lacks some: neutral)."""
+    n = len(grupo)
+
+    def media(chave: str, neutro: float) -> float:
+        return sum(float(w.get(chave, neutro)) for w in grupo) / n if n else neutro
+
+    verificadas, conhecidas = lexico.contar(str(w["p"]) for w in grupo) if lexico is not None else (0, 0)
+    return Medidas(
+        palavras=n,
+        prob=media("prob", 1.0),
+        logprob=media("logprob", 0.0),
+        sem_fala=media("sem_fala", 0.0),
+        compressao=media("compressao", 1.0),
+        verificadas=verificadas,
+        conhecidas=conhecidas,
+    )
 
 
 def ler_transcricao(caminho: Path) -> list[dict[str, Any]]:
@@ -228,6 +257,7 @@ class Processador:
         avisar: Callable[[str], None] | None = None,
         relogio: Callable[[], float] = time.monotonic,
         identificador: Identificador | None = None,
+        lexico: Callable[[], Lexico] = lexico_portugues,
     ) -> None:
         self.debate_dir = debate_dir
         self.config = config
@@ -253,6 +283,9 @@ class Processador:
         self._lacuna_desde: float | None = None
         self._resumo = Resumo()
         self._aviso_roteiro = False
+        self._fabrica_lexico = lexico
+        self._lexico: Lexico | None = None
+        self._sem_lexico = False
 
     # --- state ----------------------------------------------------------------------------
 
@@ -655,7 +688,20 @@ class Processador:
             "locutor": locutor,
             "texto": texto,
             "palavras": [{"p": w["p"], "inicio_s": w["inicio_s"], "fim_s": w["fim_s"]} for w in grupo],
+            "confianca": medidas_do_grupo(grupo, self._lexico_pronto(roteiro)).para_json(),
         }
+
+    def _lexico_pronto(self, roteiro: Roteiro) -> Lexico | None:
+        """The Portuguese lexicon with the participants' names (loaded once; None if it cannot load)."""
+        if self._lexico is None and not self._sem_lexico:
+            try:
+                self._lexico = self._fabrica_lexico()
+            except ErroLexico as exc:
+                self._sem_lexico = True
+                self.avisar(f"aviso: {exc}; a confiança da transcrição usa só as medidas do Whisper")
+        if self._lexico is None:
+            return None
+        return self._lexico.com_nomes(p.nome for p in roteiro.participantes)
 
     def _contexto(self) -> list[tuple[str, str]]:
         """The last utterances as (speaker, text), from the transcript on first use, then kept in memory."""

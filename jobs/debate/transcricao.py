@@ -44,6 +44,10 @@ class Palavra:
     inicio_s: float
     fim_s: float
     prob: float = 1.0
+    # Measures of the Whisper segment the word came from (for the confidence gate, confianca.py).
+    logprob: float = 0.0  # the segment's average log-probability
+    sem_fala: float = 0.0  # the segment's no-speech probability
+    compressao: float = 1.0  # the segment's compression ratio (high when the decoder loops)
 
 
 @dataclass(frozen=True)
@@ -82,13 +86,19 @@ class Transcritor:
         )
         palavras: list[Palavra] = []
         for segmento in segmentos:
+            medidas = {
+                "logprob": round(float(segmento.avg_logprob), 4),
+                "sem_fala": round(float(segmento.no_speech_prob), 4),
+                "compressao": round(float(segmento.compression_ratio), 4),
+            }
             for w in segmento.words or ():
                 texto = str(w.word).strip()
                 if not texto:
                     continue
                 ini = inicio_s + float(w.start)
                 fim = max(ini, inicio_s + float(w.end))
-                palavras.append(Palavra(texto, round(ini, 3), round(fim, 3), round(float(w.probability), 3)))
+                prob = round(float(w.probability), 3)
+                palavras.append(Palavra(texto, round(ini, 3), round(fim, 3), prob, **medidas))
         return sem_repeticoes(palavras)
 
 

@@ -31,6 +31,10 @@ class Turno:
     duracao_s: float  # the candidate's own speaking time in the turn
     texto: str
     encerrado: bool
+    # Transcript gate (revisao_transcricao.py): "" (trusted), "em_revisao" (held: not scored or
+    # checked), "confirmada" or "corrigida" (by the editor); and why it was held.
+    transcricao: str = ""
+    motivos_transcricao: tuple[str, ...] = ()
 
 
 @dataclass
@@ -140,5 +144,13 @@ def para_json(turnos: list[Turno]) -> dict[str, Any]:
 def de_json(dados: dict[str, Any]) -> list[Turno]:
     """Turns read back from `turnos.json`."""
     return [
-        Turno(**{**t, "falas": tuple(t["falas"]), "apartes": tuple(t["apartes"])}) for t in dados["turnos"]
+        Turno(
+            **{
+                **t,
+                "falas": tuple(t["falas"]),
+                "apartes": tuple(t["apartes"]),
+                "motivos_transcricao": tuple(t.get("motivos_transcricao", ())),
+            }
+        )
+        for t in dados["turnos"]
     ]
