@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import quote
 
 from jobs.analise.afirmacoes import sinais
-from jobs.analise.config import ConfigAnalise
+from jobs.analise.config import BACKEND_REGRAS, PREFIXO_LLM, ConfigAnalise, rotulo_backend
 from jobs.analise.llm import ErroAnalise, pedir_json
 from jobs.checagens.acervo import (
     AfirmacaoSalva,
@@ -95,17 +95,21 @@ def _validar_fatos(dados: Any) -> tuple[list[str], list[str]]:
     return saida[0], saida[1]
 
 
-def fatos_e_consultas(texto: str, config: ConfigAnalise, avisos: list[str]) -> tuple[list[str], list[str]]:
-    """Facts and search queries: the AI backend when configured (rules as fallback), else rules."""
+def fatos_e_consultas(
+    texto: str, config: ConfigAnalise, avisos: list[str]
+) -> tuple[list[str], list[str], str]:
+    """Facts, search queries and the backend that split them ("regras" or "openai:<model>"): the AI
+    backend when configured (rules as fallback), else rules."""
     if config.backend == "openai":
         try:
-            return pedir_json(
+            fatos, consultas = pedir_json(
                 config, SISTEMA_FATOS, json.dumps({"afirmacao": texto}, ensure_ascii=False), _validar_fatos
             )
+            return fatos, consultas, f"{PREFIXO_LLM}{config.modelo}"
         except ErroAnalise as exc:
             avisos.append(f"divisão por IA falhou ({exc}); usada a divisão por regras")
     fatos = dividir_fatos(texto)
-    return fatos, fatos
+    return fatos, fatos, BACKEND_REGRAS
 
 
 # --- sources ------------------------------------------------------------------------------------------
@@ -167,6 +171,7 @@ class Rascunho:
     relacionadas: list[Semelhante]
     busca_web: list[FonteSugerida] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
+    produzido_por: str = BACKEND_REGRAS  # backend that split the claim into facts
 
 
 _CONTROLE = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
@@ -228,7 +233,8 @@ def renderizar(r: Rascunho, raiz: Path, config: ConfigChecagens, agora: dt.datet
     cabecalho = "\n".join(linhas) + "\n\n" + bloco(ocorrencia_de(a, raiz)) + "+++\n"
     corpo = [
         "",
-        f"> **Rascunho gerado automaticamente** em {agora_iso(agora)} a partir da afirmação `{a.id}`. "
+        f"> **Rascunho automático** ({rotulo_backend(r.produzido_por)}) em {agora_iso(agora)} "
+        f"a partir da afirmação `{a.id}`. "
         "Nunca é publicado sozinho: um editor escreve o veredito, a explicação e as fontes, e outra "
         "pessoa revisa. As fontes abaixo são sugestões: confira cada uma antes de citar.",
         "",
@@ -301,7 +307,7 @@ def escrever_rascunho(
     if destino.exists():
         raise DeskError(f"{destino} já existe; nada foi sobrescrito (use --saida para outro caminho)")
     avisos: list[str] = []
-    fatos, consultas = fatos_e_consultas(afirmacao.texto, config_analise, avisos)
+    fatos, consultas, produzido_por = fatos_e_consultas(afirmacao.texto, config_analise, avisos)
     indice = fontes or indice_de_fontes(raiz)
     com_fontes = [
         (fato, _sugeridas(indice, fato, FONTES_POR_FATO, TIPO_ESTATISTICA, "indice-local")) for fato in fatos
@@ -321,7 +327,7 @@ def escrever_rascunho(
     for fonte in encontrados:  # the first result for each URL
         if all(fonte.url != u.url for u in unicos):
             unicos.append(fonte)
-    rascunho = Rascunho(afirmacao, com_fontes, relacionadas, unicos, avisos)
+    rascunho = Rascunho(afirmacao, com_fontes, relacionadas, unicos, avisos, produzido_por)
     write_atomic(destino, renderizar(rascunho, raiz, config, quando).encode("utf-8"))
     try:
         caminho_rel = destino.resolve().relative_to(raiz.resolve()).as_posix()

@@ -283,19 +283,31 @@ def manchete(classificados: Sequence[Classificado]) -> dict[str, Any]:
     """Leader only if the top two each have ≥ 3 evaluated turns and the gap is not a technical tie."""
     ranking = sorted((c for c in classificados if c.nota is not None), key=lambda c: (-(c.nota or 0), c.id))
     if len(ranking) < 2:
-        return {"lider": None, "empate_tecnico": False, "diferenca": None, "limiar": None}
+        return {"lider": None, "empate_tecnico": False, "diferenca": None, "limiar": None, "casas": None}
     primeiro, segundo = ranking[0], ranking[1]
     diferenca = (primeiro.nota or 0.0) - (segundo.nota or 0.0)
     n = min(primeiro.turnos, segundo.turnos)
     limiar = limiar_empate(n)
     suficiente = n >= LIDER_MIN_TURNOS
-    empate = suficiente and diferenca < limiar
+    empate = suficiente and diferenca < limiar  # unrounded values: rounding never decides a tie
+    casas = casas_consistentes(diferenca, limiar)
     return {
         "lider": primeiro.id if suficiente and not empate else None,
         "empate_tecnico": empate,
-        "diferenca": round(diferenca, CASAS),
-        "limiar": round(limiar, CASAS),
+        "diferenca": round(diferenca, max(casas, CASAS)),
+        "limiar": round(limiar, max(casas, CASAS)),
+        "casas": casas,
     }
+
+
+def casas_consistentes(diferenca: float, limiar: float, minimo: int = 1, maximo: int = 6) -> int:
+    """Fewest decimals (from `minimo`) at which the rounded gap and threshold compare as the exact
+    ones do: a tie (gap < threshold) never reads "3,0 menor que 3,0", a lead never "2,9 ≥ 3,0"."""
+    empate = diferenca < limiar
+    for casas in range(minimo, maximo + 1):
+        if (round(diferenca, casas) < round(limiar, casas)) == empate:
+            return casas
+    return maximo
 
 
 def calcular(entrada: EntradaPlacar) -> dict[str, Any]:

@@ -194,6 +194,22 @@ def test_a_turn_without_question_stays_out_of_direct_answers() -> None:
     assert m["respostas_diretas"]["nota"] == pytest.approx((10 * 0 + 20 * 50) / 30, abs=0.0051)
 
 
+@pytest.mark.parametrize(
+    ("diferenca", "empate", "casas"),
+    [(2.96, True, 2), (2.97, True, 2), (3.00, False, 1), (3.04, False, 1), (2.9999, True, 4)],
+)
+def test_tie_compares_unrounded_values_and_shows_enough_decimals(
+    diferenca: float, empate: bool, casas: int
+) -> None:
+    # n = 16 turns: threshold max(3, 10/4) = 3.
+    m = manchete([Classificado("a", 50.0 + diferenca, 16), Classificado("b", 50.0, 16)])
+    assert m["limiar"] == 3 and m["empate_tecnico"] is empate and (m["lider"] is None) is empate
+    assert m["casas"] == casas
+    # At the stated decimals the rounded figures compare as the exact ones do.
+    mostrada, limite = round(m["diferenca"], m["casas"]), round(m["limiar"], m["casas"])
+    assert (mostrada < limite) is empate
+
+
 def test_tie_threshold_and_the_three_turn_rule() -> None:
     assert placar.limiar_empate(1) == pytest.approx(10)
     assert placar.limiar_empate(4) == pytest.approx(5)
@@ -201,7 +217,7 @@ def test_tie_threshold_and_the_three_turn_rule() -> None:
     assert placar.limiar_empate(100) == pytest.approx(3)
     # n = 3 turns (the fewer of the two): threshold 10/sqrt(3) = 5.77
     empate = manchete([Classificado("a", 60.0, 5), Classificado("b", 55.0, 3)])
-    assert empate == {"lider": None, "empate_tecnico": True, "diferenca": 5.0, "limiar": 5.77}
+    assert empate == {"lider": None, "empate_tecnico": True, "diferenca": 5.0, "limiar": 5.77, "casas": 1}
     lider = manchete([Classificado("a", 61.0, 3), Classificado("b", 55.0, 3)])
     assert lider["lider"] == "a" and lider["empate_tecnico"] is False
     # Exactly at the threshold is not a tie (the rule is "difference < threshold").
@@ -276,7 +292,7 @@ def test_cli_prints_placar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         "turnos_em_revisao",
         "tempo_fala_s",
     }
-    assert set(saida["manchete"]) == {"lider", "empate_tecnico", "diferenca", "limiar"}
+    assert set(saida["manchete"]) == {"lider", "empate_tecnico", "diferenca", "limiar", "casas"}
     arquivo.write_text('{"candidatos": [{"id": "a"}]}', encoding="utf-8")
     assert main(["debate", "placar", str(arquivo)]) == 1
     assert "candidatos[0].nome" in capsys.readouterr().err
