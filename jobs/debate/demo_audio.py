@@ -33,7 +33,7 @@ VOZ_PADRAO = ("pt-br", 50)
 ROTEIRO_DEMO = """\
 # Debate de demonstração: pessoas e falas fictícias, geradas por síntese de voz.
 titulo = "Debate de demonstração (áudio sintético)"
-data = 2026-09-15
+data = 2026-10-25  # depois de 18/10/2026: o debate ao vivo mostra só o método atual
 emissora = "TV Demonstração"
 demonstracao = true
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from eleicoes import main
+from jobs.debate import confianca
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.demo_audio import ROTEIRO_DEMO
 from jobs.debate.processar import Processador, ler_transcricao
@@ -135,6 +136,18 @@ def test_engine_scores_the_turns(referencia: tuple[Path, Path]) -> None:
     assert placar  # the engine ran after the utterances were appended
     turnos = json.loads((debate / "turnos.json").read_text(encoding="utf-8"))
     assert turnos
+
+
+def test_utterances_carry_transcript_confidence(referencia: tuple[Path, Path]) -> None:
+    # Every utterance stores Whisper's measures and the lexicon check; clean synthetic speech passes
+    # the gate, so no turn of this recording waits for the editor.
+    debate, _ = referencia
+    for f in ler_transcricao(debate / "transcricao.jsonl"):
+        medidas = confianca.de_json(f["confianca"])
+        assert medidas is not None and medidas.palavras == len(f["palavras"])
+        assert 0 < medidas.prob <= 1 and medidas.verificadas >= 1
+    turnos = json.loads((debate / "turnos.json").read_text(encoding="utf-8"))["turnos"]
+    assert turnos and not [t["id"] for t in turnos if t["transcricao"] == "em_revisao"]
 
 
 def test_restart_in_the_middle_resumes_exactly(
