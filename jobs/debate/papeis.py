@@ -101,17 +101,30 @@ def _classificar(
             motivo = "fala como candidato e foi chamado pelo nome pela mediação"
             return PapelLocutor(rotulo, "candidato", candidatos[cid], cid, ORIGEM_IA, motivo)
     if eleitor and eleitor >= moderacao:
-        return PapelLocutor(rotulo, "eleitor", rotulo, "", ORIGEM_IA, "apresenta-se como eleitor")
+        return _sem_nome(rotulo, "eleitor", "apresenta-se como eleitor")
     if moderacao >= 2 or (moderacao and not candidato):
-        return PapelLocutor(rotulo, "moderador", rotulo, "", ORIGEM_IA, "conduz o debate (tempo, blocos)")
+        return _sem_nome(rotulo, "moderador", "conduz o debate (tempo, blocos)")
     if perguntas and not candidato:
-        return PapelLocutor(rotulo, "jornalista", rotulo, "", ORIGEM_IA, "faz perguntas")
+        return _sem_nome(rotulo, "jornalista", "faz perguntas")
     if candidato:
-        motivo = "fala como candidato, mas não foi possível saber qual: aguarda o editor"
-        return PapelLocutor(rotulo, "candidato", rotulo, "", ORIGEM_IA, motivo)
-    return PapelLocutor(
-        rotulo, "moderador", rotulo, "", ORIGEM_IA, "voz não identificada: tratada como mediação"
-    )
+        return _sem_nome(
+            rotulo, "candidato", "fala como candidato, mas não foi possível saber qual: aguarda o editor"
+        )
+    return _sem_nome(rotulo, "moderador", "voz não identificada: tratada como mediação")
+
+
+# What readers see for a voice the program does not list: its role, never the internal label
+# (VOZ_07 is the diarizer's name for a voice, not a person's).
+NOMES_SEM_IDENTIFICACAO = {
+    "moderador": "Mediação",
+    "jornalista": "Jornalista não identificado",
+    "eleitor": "Eleitor não identificado",
+    "candidato": "Candidato não identificado",
+}
+
+
+def _sem_nome(rotulo: str, papel: str, motivo: str) -> PapelLocutor:
+    return PapelLocutor(rotulo, papel, NOMES_SEM_IDENTIFICACAO[papel], "", ORIGEM_IA, motivo)
 
 
 def identificar(

@@ -231,3 +231,9 @@ def test_roles_of_voices_missing_from_the_program(criar_debate: Criar) -> None:
     assert (papeis["VOZ_4"].papel, papeis["VOZ_4"].candidato) == ("candidato", "rui-amaral")
     assert papeis["VOZ_5"].papel == "jornalista"
     assert not papeis["VOZ_5"].avaliado and papeis["VOZ_5"].conduz
+    # Readers see a role, never the diarizer's label.
+    assert [papeis[v].nome for v in ("VOZ_1", "VOZ_2", "VOZ_5")] == [
+        "Eleitor não identificado",
+        "Mediação",
+        "Jornalista não identificado",
+    ]
