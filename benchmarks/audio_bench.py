@@ -5,7 +5,8 @@
    no engine: compute seconds per second of audio. Whisper alone on the whole file is given too.
 2. Latency, live replay in simulated time: segment k (4 s) is available when its recording ends;
    the job processes each as it comes (taking the real compute time measured here), the debate
-   engine (`jobs.debate.pipeline.atualizar`, rule-based backend) runs after each new utterance,
+   engine (`jobs.debate.pipeline.atualizar`, rule-based backend, transcript confidence gate on:
+   a turn below its thresholds is held, not scored) runs after each new utterance,
    and the site build renders the debate page. For each candidate answer, latency = from the end
    of the answer (video time) to the moment its turn is scored in placar.json plus an
    incremental build of the page. The recording's end mark comes with the last segment (it
@@ -105,7 +106,7 @@ def rtf(config: ConfigAudio, modelo: Any, amostras: Any, pasta: Path) -> tuple[f
 
 def latencia(
     config: ConfigAudio, modelo: Any, amostras: Any, trechos: list[TrechoFalado], pasta: Path
-) -> tuple[list[tuple[str, float, float, float]], float, str, tuple[int, int]]:
+) -> tuple[list[tuple[str, float, float, float]], float, str, tuple[int, int], int]:
     from jobs.debate import pipeline
     from site_builder.build import build_site
 
@@ -166,7 +167,8 @@ def latencia(
                 raise SystemExit("a página do debate não foi gerada: o site_builder ainda não tem debates?")
     nao = ", ".join(f"{r.locutor} até {r.fim_s:.0f} s" for r, _ in alvos)
     motor_med = median(tempos_motor) if tempos_motor else 0.0
-    return resultados, motor_med, nao, locutores_certos(debate, trechos)
+    retidos = json.loads((debate / "placar.json").read_text(encoding="utf-8")).get("turnos_em_revisao", 0)
+    return resultados, motor_med, nao, locutores_certos(debate, trechos), int(retidos)
 
 
 def main() -> int:
@@ -183,7 +185,9 @@ def main() -> int:
         modelo.transcribe(amostras[: 5 * TAXA], language="pt")  # warm-up
         carga_antes = os.getloadavg()[0]
         duracao, rtf_job, cpu_job, rtf_inteiro = rtf(config, modelo, amostras, Path(tmp))
-        resultados, motor_s, nao, (certos, falas) = latencia(config, modelo, amostras, trechos, Path(tmp))
+        resultados, motor_s, nao, (certos, falas), retidos = latencia(
+            config, modelo, amostras, trechos, Path(tmp)
+        )
         carga = max(carga_antes, os.getloadavg()[0])
     linhas = [
         f"Audio: the demo debate, {duracao:.0f} s of espeak-ng Portuguese speech (3 voices), "
@@ -198,6 +202,7 @@ def main() -> int:
     ]
     respostas = sum(t.locutor in CANDIDATOS for t in trechos)
     linhas.append(f"| Answers scored before the recording ended | {len(resultados)} of {respostas} | all |")
+    linhas.append(f"| Turns held by the transcript confidence gate (not scored) | {retidos} | — |")
     linhas.append(
         f"| Utterances with the right speaker (rundown, pitch voices, cues) | {certos} of {falas} | — |"
     )
