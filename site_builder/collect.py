@@ -153,12 +153,10 @@ def _checagens(
             continue
         check = _summary(entry, parsed[1])
         lidas.append(check)
-        if status != "publicada":
-            continue
-        if entry["aprovacao"]:
+        if status == "publicada" and entry["aprovacao"]:
             reader.avisos += [f"{p} (checagem não publicada)" for p in entry["aprovacao"].split("\n")]
-            continue
-        publicaveis.append(check)
+        if regras.publicavel(status, bool(entry["problemas"]), bool(entry["aprovacao"])):
+            publicaveis.append(check)
     reader.erros += [str(p) for p in regras.regras_do_conjunto(lidas, candidatos)]
     publicaveis.sort(key=_publication_order, reverse=True)
     return publicaveis

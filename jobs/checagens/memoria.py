@@ -83,7 +83,7 @@ def carregar_publicadas(conteudo_dir: Path) -> tuple[list[ChecagemPublicada], li
             motivo = "; ".join(p.mensagem for p in lida.problemas)
             avisos.append(f"{caminho}: ignorada pela memória: {motivo}")
             continue
-        if checagem.status != "publicada" or lida.problemas or lida.aprovacao:
+        if not regras.lida_publicavel(lida):  # what the build publishes, by the build's own rule
             continue
         checagens.append(
             ChecagemPublicada(

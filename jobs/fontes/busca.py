@@ -12,8 +12,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import re
-import tomllib
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -23,7 +21,9 @@ from typing import Any, Protocol
 import requests
 
 from jobs.debate.texto import palavras, radical
-from site_builder.conteudo.vereditos import VEREDITOS
+from site_builder.conteudo import regras
+from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.registros import Fonte
 
 DADOS = Path(__file__).resolve().parent / "dados"
 TIPO_ESTATISTICA = "estatistica"
@@ -181,43 +181,57 @@ def ler_indice(caminho: Path) -> list[Documento]:
     return docs
 
 
-def _front_matter(texto: str) -> tuple[dict[str, Any], str] | None:
-    m = re.match(r"\A\+\+\+\n(.*?)\n\+\+\+\n?(.*)\Z", texto, flags=re.DOTALL)
-    if m is None:
-        return None
-    try:
-        return tomllib.loads(m.group(1)), m.group(2)
-    except tomllib.TOMLDecodeError:
-        return None
+def _lidas(pasta: Path, sufixo: str) -> list[tuple[str, str, Fonte]]:
+    """(text, relative path, source) of every readable UTF-8 file of a content folder."""
+    saida = []
+    for arquivo in sorted(pasta.glob(f"*{sufixo}")) if pasta.is_dir() else []:
+        try:
+            dados = arquivo.read_bytes()
+            texto = dados.decode("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue  # the build refuses it too (validar names the problem)
+        rel = f"{pasta.parent.name}/{pasta.name}/{arquivo.name}"
+        saida.append((texto, rel, Fonte(rel, hashlib.sha256(dados).hexdigest())))
+    return saida
 
 
 def checagens_publicadas(pasta: Path) -> list[Documento]:
-    """The desk's published checks (approved by a second person) as searchable documents."""
+    """The desk's checks that the site build publishes, as searchable documents.
+
+    The same content model and the same rule as the build (`regras.lida_publicavel`: status
+    `publicada`, every file rule satisfied, approved by a second person); a file that breaks a rule
+    across files (unknown candidate, repeated id or address) fails the build, so it is left out too.
+    """
+    lidas = [(regras.ler_checagem(texto, fonte), texto, rel) for texto, rel, fonte in _lidas(pasta, ".md")]
+    candidatos = {}
+    for texto, _rel, fonte in _lidas(pasta.parent / "candidatos", ".toml"):
+        lido = regras.ler_candidato(texto, fonte)
+        if lido.candidato is not None:
+            candidatos[lido.candidato.id] = lido.candidato
+    resumos = [
+        regras.resumo(lida.checagem)._replace(fonte=lida.checagem.fonte)
+        for lida, _texto, _rel in lidas
+        if lida.checagem is not None and lida.checagem.status != "rascunho"
+    ]
+    recusados = {p.arquivo for p in regras.regras_do_conjunto(resumos, candidatos)}
     docs = []
-    for arquivo in sorted(pasta.glob("*.md")) if pasta.is_dir() else []:
-        lido = _front_matter(arquivo.read_text(encoding="utf-8"))
-        if lido is None:
+    for lida, texto, rel in lidas:
+        c = lida.checagem
+        if c is None or not regras.lida_publicavel(lida) or rel in recusados:
             continue
-        meta, corpo = lido
-        autor, revisor = str(meta.get("autor", "")), str(meta.get("revisor", ""))
-        if meta.get("status") != "publicada" or not revisor or revisor == autor:
-            continue
-        veredito, afirmacao = meta.get("veredito"), meta.get("afirmacao")
-        slug = meta.get("slug") or arquivo.stem
-        if veredito not in VEREDITOS or not isinstance(afirmacao, str) or not isinstance(slug, str):
-            continue
+        corpo = split_front_matter(texto, rel)[1]
         docs.append(
             Documento(
-                id=str(meta.get("id", slug)),
-                titulo=f"Checagem publicada: {afirmacao}",
-                url=f"/checagens/{slug}/",
+                id=c.id,
+                titulo=f"Checagem publicada: {c.afirmacao}",
+                url=c.url,
                 orgao="Redação (checagem publicada)",
-                texto=f"{afirmacao} {corpo}",
+                texto=f"{c.afirmacao} {corpo}",
                 tipo=TIPO_CHECAGEM,
-                data=str(meta.get("publicado_em", ""))[:10],
-                veredito=veredito,
-                afirmacao=afirmacao,
-                demonstracao=bool(meta.get("demonstracao", False)),
+                data=c.publicado_em.date().isoformat() if c.publicado_em else "",
+                veredito=c.veredito,
+                afirmacao=c.afirmacao,
+                demonstracao=c.demonstracao,
             )
         )
     return docs

@@ -743,6 +743,20 @@ class _Chave(Protocol):
     def fonte(self) -> Fonte | None: ...
 
 
+def publicavel(status: str | None, com_problemas: bool, sem_aprovacao: bool) -> bool:
+    """Whether the build publishes a check file: status `publicada`, no rule broken (a broken rule
+    fails the whole build) and approved by a second person. Everything that reuses the desk's
+    verdicts (claim memory, the live debate) asks through this function, as the build does."""
+    return status == "publicada" and not com_problemas and not sem_aprovacao
+
+
+def lida_publicavel(lida: ChecagemLida) -> bool:
+    """`publicavel` for a file read by `ler_checagem`."""
+    return lida.checagem is not None and publicavel(
+        lida.checagem.status, bool(lida.problemas), bool(lida.aprovacao)
+    )
+
+
 def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, object]) -> list[Problema]:
     """Rules that need every file: known candidate, unique id, unique address."""
     problemas = []

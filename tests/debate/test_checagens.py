@@ -56,7 +56,14 @@ def test_only_published_and_approved_desk_checks_are_indexed(tmp_path: Path) -> 
     (pasta / "a.md").write_text(modelo.format(i=1, s="publicada", a="x", r="y"), encoding="utf-8")
     (pasta / "b.md").write_text(modelo.format(i=2, s="rascunho", a="x", r="y"), encoding="utf-8")
     (pasta / "c.md").write_text(modelo.format(i=3, s="publicada", a="x", r="x"), encoding="utf-8")
-    assert [d.id for d in checagens_publicadas(pasta)] == ["1"]
+    # Saying "publicada" is not enough: a.md has no candidate, sources, date or recorded approval,
+    # so the build refuses it and so does the debate (tests/checagens/test_reuso_no_debate.py).
+    assert checagens_publicadas(pasta) == []
+    valida = Path(__file__).resolve().parents[1] / "fixtures" / "checagens" / "valida.md"
+    (pasta / "v.md").write_text(valida.read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "candidatos").mkdir()
+    (tmp_path / "candidatos" / "ana-teste.toml").write_text('nome = "Ana Teste"\n', encoding="utf-8")
+    assert [d.id for d in checagens_publicadas(pasta)] == ["v-1"]
 
 
 def test_numeric_verdicts() -> None:

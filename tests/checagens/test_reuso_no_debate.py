@@ -1,0 +1,50 @@
+"""The live debate reuses only the desk's checks that the build publishes, through the build's own
+rule (issue 16): every fixture the build refuses (tests/fixtures/checagens) stays out of the index."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+from pathlib import Path
+
+import pytest
+
+from jobs.fontes.busca import checagens_publicadas
+from site_builder.build import build_site
+from site_builder.errors import BuildError
+from tests.checagens.conftest import FIXTURES
+from tests.checagens.test_regras import INVALIDAS, destino, expectativas
+
+CHECAGENS = [f for f in INVALIDAS if f.suffix == ".md"]
+
+
+@pytest.mark.parametrize("fixture", CHECAGENS, ids=lambda p: p.name)
+def test_debate_reuses_a_desk_check_only_if_the_build_publishes_it(
+    site: Path, tmp_path: Path, fixture: Path
+) -> None:
+    shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
+    shutil.copy(fixture, destino(site, fixture))
+    reusadas = {d.url for d in checagens_publicadas(site / "content" / "checagens")}
+    saida = tmp_path / "public"
+    with contextlib.suppress(BuildError):  # a broken rule fails the build: nothing new is published
+        build_site(site, saida)
+    publicada = (saida / "checagens" / fixture.stem / "index.html").exists()
+    assert (f"/checagens/{fixture.stem}/" in reusadas) is publicada
+    assert publicada is (expectativas(fixture)[1] == "sem-link")  # only a missing archive copy is published
+    assert "/checagens/valida/" in reusadas
+
+
+def test_third_person_approval_is_not_reused(site: Path) -> None:
+    # The case the issue names: author and reviewer differ, but a third person approved it (no
+    # `aprovada` event by the reviewer): the build refuses it, so the debate must not reuse it.
+    shutil.copy(FIXTURES / "invalidas" / "aprovada-por-outra-pessoa.md", site / "content/checagens/")
+    shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
+    urls = {d.url for d in checagens_publicadas(site / "content" / "checagens")}
+    assert "/checagens/valida/" in urls and "/checagens/aprovada-por-outra-pessoa/" not in urls
+
+
+def test_unreadable_file_does_not_stop_the_index(site: Path) -> None:
+    shutil.copy(FIXTURES / "invalidas" / "codificacao-latin1.md", site / "content/checagens/")
+    shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
+    urls = {d.url for d in checagens_publicadas(site / "content" / "checagens")}
+    assert "/checagens/valida/" in urls and "/checagens/codificacao-latin1/" not in urls
