@@ -17,6 +17,16 @@ def decimal(value: float, casas: int = 2) -> str:
     return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
 
 
+def plural(n: int, singular: str, varios: str) -> str:
+    """`1 fala`, `2 falas`, `0 falas`: the count with the noun agreeing."""
+    return f"{inteiro(n)} {singular if n == 1 else varios}"
+
+
+def pontos_por_extenso(value: float, casas: int = 1) -> str:
+    """`1,5 ponto`, `2,0 pontos`: Portuguese keeps the singular below two."""
+    return f"{decimal(value, casas)} {'ponto' if abs(value) < 2 else 'pontos'}"
+
+
 def inteiro(value: int) -> str:
     """`52396733` -> `52.396.733`."""
     return f"{value:,d}".replace(",", ".")

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from site_builder import jsonld
 from site_builder.artifact import Artifact, raw
+from site_builder.br_format import plural
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
 
@@ -36,9 +37,11 @@ PASTA = "data/debates"
 SECAO_URL = "/debates/"
 METODO_URL = "/metodologia/debates/"
 HISTORICO_URL = "/metodologia/historico-do-metodo/"
+# The listing's notice (each debate page says which backend produced its notes and checks).
 AVISO_IA = (
-    "Transcrição, notas e checagens deste debate são geradas por inteligência artificial e podem conter "
-    "erros. Cada veredito mostra as fontes para você conferir."
+    "Transcrição, notas e checagens dos debates são automáticas e podem conter erros: cada página diz "
+    "quem as produziu (análise por regras ou o modelo de linguagem usado). Cada veredito mostra as "
+    "fontes para você conferir."
 )
 ESTAGIOS = (
     "placar.json",
@@ -265,8 +268,9 @@ def _veredito(codigo: str, rotulos: Mapping[str, str]) -> dict[str, str]:
     return {"codigo": codigo, "rotulo": rotulos[codigo]}
 
 
-def _checagem_view(r: Mapping[str, Any], rotulos: Mapping[str, str]) -> dict[str, Any]:
+def _checagem_view(r: Mapping[str, Any], rotulos: Mapping[str, str], autoria: str) -> dict[str, Any]:
     return {
+        "produzido_por": autoria,
         "id": r["id"],
         "afirmacao": r["afirmacao"],
         "veredito": _veredito(r["veredito"], rotulos),
@@ -283,6 +287,12 @@ def _checagem_view(r: Mapping[str, Any], rotulos: Mapping[str, str]) -> dict[str
     }
 
 
+def _partes(a: Mapping[str, Any]) -> str:
+    partes = a.get("partes") or []
+    respondidas = sum(1 for p in partes if p.get("respondida"))
+    return f"{plural(respondidas, 'parte respondida', 'partes respondidas')} de {len(partes)}"
+
+
 def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, Any]]:
     e = d.etapas
     perguntas = {p["turno"]: p for p in e["perguntas.json"]["perguntas"]}
@@ -291,7 +301,8 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
     por_turno: dict[str, list[dict[str, Any]]] = {}
     for r in e["checagens-revisadas.json"]["checagens"]:
         if not r.get("oculta"):
-            por_turno.setdefault(r["turno"], []).append(_checagem_view(r, pagina["vereditos"]))
+            autoria = pagina["checagens"].get(r["id"], "")
+            por_turno.setdefault(r["turno"], []).append(_checagem_view(r, pagina["vereditos"], autoria))
     saida = []
     for t in e["turnos.json"]["turnos"]:
         p = perguntas.get(t["id"], {})
@@ -322,11 +333,32 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
                 "avaliacao": a,
                 "nota_resposta": None if resposta is None else _numero(resposta),
                 "faixa": a.get("faixa_evasao") if a else None,
+                "partes": _partes(a) if a else "",
+                "avaliado_por": calculado["avaliado_por"],
+                "em_revisao": calculado["em_revisao"],
+                "transcricao": calculado["transcricao"],
                 "propostas": propostas,
                 "checagens": por_turno.get(t["id"], []),
             }
         )
     return saida
+
+
+def _ocultas(n: int) -> str:
+    if n == 0:
+        return ""
+    if n == 1:
+        return "1 checagem retirada pelo editor não aparece nem conta na nota."
+    return f"{plural(n, 'checagem', 'checagens')} retiradas pelo editor não aparecem nem contam na nota."
+
+
+def _revisadas(n: int) -> str:
+    if n == 0:
+        return ""
+    marcados = "marcado" if n == 1 else "marcados"
+    return (
+        f"A revisão automática mudou {plural(n, 'veredito', 'vereditos')}, {marcados} com o selo “revisado”."
+    )
 
 
 def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
@@ -343,6 +375,7 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
         "metodo_url": METODO_URL,
         "historico_url": HISTORICO_URL,
         "processado": d.processado,
+        "transcricao_recusada": None,
     }
     if not d.processado:
         return base
@@ -362,8 +395,11 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "manchete_v1": leituras["v1"]["manchete"] if v1 else None,
             "mudancas": pagina["mudancas"],
             "turnos": _turnos_view(d, nomes),
-            "ocultas": sum(1 for r in revisadas if r.get("oculta")),
-            "revisadas": sum(1 for r in revisadas if r.get("revisado")),
+            "ocultas": _ocultas(sum(1 for r in revisadas if r.get("oculta"))),
+            "revisadas": _revisadas(sum(1 for r in revisadas if r.get("revisado"))),
+            "aviso_ia": pagina["aviso"],
+            "em_revisao": pagina["em_revisao"],
+            "transcricao_recusada": estado.get("transcricao_recusada"),
             "encerrado": bool(estado.get("encerrado")),
             "em_andamento": estado.get("turno_em_andamento"),
             "vozes_ia": [p for p in papeis if p.get("origem") == "ia"],

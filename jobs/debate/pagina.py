@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from jobs.analise.config import PREFIXO_LLM, gerado_por_ia, rotulo_backend
 from jobs.debate import placar as formulas
-from site_builder.br_format import decimal
+from jobs.debate.revisao_transcricao import CONFIRMADA, CORRIGIDA, EM_REVISAO
+from site_builder.br_format import decimal, plural, pontos_por_extenso
 from site_builder.conteudo.vereditos import VEREDITOS
 
 
@@ -27,21 +29,24 @@ def _numero(valor: float) -> str:
 
 
 def manchete(placar: Mapping[str, Any], nomes: Mapping[str, str]) -> str:
-    """The scoreboard headline: who leads, a technical tie, or why nobody leads yet."""
+    """The scoreboard headline: who leads, a technical tie, or why nobody leads yet. The gap and the
+    threshold are written with the decimals that keep them comparing as the exact values do."""
     m = placar.get("manchete", {})
     candidatos = [c for c in placar.get("candidatos", []) if c.get("nota") is not None]
+    casas = max(1, int(m.get("casas") or 1))
     if m.get("lider"):
         lider = next(c for c in candidatos if c["id"] == m["lider"])
         return (
             f"{nomes.get(lider['id'], lider['nome'])} lidera o placar com {_numero(lider['nota'])} pontos, "
-            f"{_numero(m['diferenca'])} à frente (o empate técnico vai até {_numero(m['limiar'])})."
+            f"{pontos_por_extenso(m['diferenca'], casas)} à frente (empate técnico seria uma diferença "
+            f"menor que {decimal(m['limiar'], casas)})."
         )
     if m.get("empate_tecnico"):
         a, b = candidatos[0], candidatos[1]
         return (
             f"Empate técnico entre {a['nome']} e {b['nome']}: "
-            f"diferença de {_numero(m['diferenca'])} ponto(s), "
-            f"menor que o limite de {_numero(m['limiar'])}."
+            f"diferença de {pontos_por_extenso(m['diferenca'], casas)}, "
+            f"menor que o limite de {decimal(m['limiar'], casas)}."
         )
     if candidatos:
         return (
@@ -78,9 +83,9 @@ def mudancas(
         sentido = "subiu" if delta > 0 else "caiu" if delta < 0 else "ficou igual"
         saida.append(
             f"{c['nome']}: {_numero(a['nota'])} na v1, {_numero(c['nota'])} no método atual "
-            f"({sentido}{'' if delta == 0 else ' ' + _numero(abs(delta)) + ' ponto(s)'}); "
-            f"{a.get('turnos_avaliados', 0)} falas avaliadas uma a uma na v1, "
-            f"{c.get('turnos_avaliados', 0)} turnos agora."
+            f"({sentido}{'' if delta == 0 else ' ' + pontos_por_extenso(abs(delta))}); "
+            f"{plural(a.get('turnos_avaliados', 0), 'fala avaliada', 'falas avaliadas')} uma a uma na v1, "
+            f"{plural(c.get('turnos_avaliados', 0), 'turno', 'turnos')} agora."
         )
     l1, l2 = v1.get("manchete", {}).get("lider"), v2.get("manchete", {}).get("lider")
     if l1 != l2:
@@ -92,11 +97,27 @@ def mudancas(
         saida.append("A manchete é a mesma nas duas leituras.")
     mudadas = [r for r in revisadas if r.get("revisado")]
     saida.append(
-        f"A revisão mudou {len(mudadas)} veredito(s); na v1 valiam os vereditos sem revisão. "
+        f"A revisão mudou {plural(len(mudadas), 'veredito', 'vereditos')}; na v1 valiam os vereditos sem "
+        "revisão. "
         "A v1 não tinha a métrica de propostas e pesava veracidade 40, respostas diretas 25, substância 20, "
         "clareza 10 e respeito 5."
     )
     return saida
+
+
+def _transcricao(t: Mapping[str, Any]) -> str:
+    """What the page says about the turn's transcript (empty when it was trusted as is)."""
+    situacao = t.get("transcricao", "")
+    if situacao == EM_REVISAO:
+        return (
+            "Transcrição em revisão: o reconhecimento de fala teve pouca certeza neste trecho, então a "
+            "resposta não recebe nota nem checagem até o editor conferir o texto."
+        )
+    if situacao == CORRIGIDA:
+        return "Transcrição corrigida pelo editor: a nota e as checagens usam o texto corrigido."
+    if situacao == CONFIRMADA:
+        return "Transcrição conferida pelo editor."
+    return ""
 
 
 def _turnos(
@@ -107,15 +128,62 @@ def _turnos(
     saida = {}
     for t in turnos["turnos"]:
         linha = linhas.get(t["id"])
+        a = avaliacoes.get(t["id"]) or {}
         saida[t["id"]] = {
             "peso_s": formulas.peso_turno(t["duracao_s"]),
             "nota_resposta": formulas.nota_resposta(linha) if linha is not None and linha.pergunta else None,
             "pontos_propostas": [
-                formulas.PONTOS_ITEM_PROPOSTA * p.get("itens", 0)
-                for p in (avaliacoes.get(t["id"]) or {}).get("propostas", [])
+                formulas.PONTOS_ITEM_PROPOSTA * p.get("itens", 0) for p in a.get("propostas", [])
             ],
+            "avaliado_por": rotulo_backend(str(a["avaliador"])) if a.get("avaliador") else "",
+            "em_revisao": t.get("transcricao") == EM_REVISAO,
+            "transcricao": _transcricao(t),
         }
     return saida
+
+
+def _checagens(revisadas: Mapping[str, Any]) -> dict[str, str]:
+    """Who produced each check, in the reader's words."""
+    saida = {}
+    for r in revisadas["checagens"]:
+        if r.get("metodo") == "memoria":
+            saida[r["id"]] = "Veredito publicado pela redação, reaproveitado"
+        else:
+            saida[r["id"]] = (
+                f"Checagem automática: afirmação separada por {rotulo_backend(r.get('extraida_por', ''))}; "
+                "veredito pela comparação com as fontes"
+            )
+    return saida
+
+
+def aviso(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
+    """The notice at the top of the page: AI is named only when a language model produced something."""
+    nomes = {str(v["avaliacao"].get("avaliador", "")) for v in avaliacao.get("turnos", {}).values()}
+    nomes |= {str(r.get("extraida_por", "")) for r in revisadas["checagens"]}
+    modelos = sorted(n.removeprefix(PREFIXO_LLM) for n in nomes if gerado_por_ia(n))
+    if modelos:
+        return (
+            f"A transcrição é automática, e há notas e checagens deste debate geradas por IA (modelo "
+            f"{', '.join(modelos)}): podem conter erros. Cada nota e cada checagem diz quem a produziu, e "
+            "cada veredito mostra as fontes para você conferir."
+        )
+    return (
+        "A transcrição é automática, e as notas e checagens deste debate vêm de análise automática por "
+        "regras, que lê palavras e números, não o sentido: podem conter erros. Cada veredito mostra as "
+        "fontes para você conferir."
+    )
+
+
+def em_revisao(placar: Mapping[str, Any]) -> str:
+    """How many turns wait for the editor's reading of their transcript (empty when none)."""
+    n = int(placar.get("turnos_em_revisao") or 0)
+    if n == 0:
+        return ""
+    verbo = "aguarda" if n == 1 else "aguardam"
+    return (
+        f"{plural(n, 'turno', 'turnos')} {verbo} a revisão da transcrição pelo editor e ainda não "
+        f"{'conta' if n == 1 else 'contam'} na nota."
+    )
 
 
 def calcular(
@@ -142,5 +210,8 @@ def calcular(
         if placar_v1 is not None
         else [],
         "turnos": _turnos(turnos, avaliacao, entrada),
+        "checagens": _checagens(revisadas),
         "vereditos": {v.codigo: v.rotulo for v in VEREDITOS.values()},
+        "aviso": aviso(avaliacao, revisadas),
+        "em_revisao": em_revisao(placar),
     }

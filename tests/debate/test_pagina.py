@@ -37,7 +37,13 @@ def test_debate_page_shows_every_part(site: Path) -> None:
     html = (site / "debates" / "demo-governo-2026-10-15" / "index.html").read_text(encoding="utf-8")
     texto = _texto(html)
     assert "Debate de demonstração." in texto  # sample content is marked
-    assert "geradas por inteligência artificial e podem conter erros" in texto  # the AI-error notice
+    # Honest labels: the rule-based backend is named as such, and nothing is called AI.
+    assert "análise automática por regras" in texto and "podem conter erros" in texto
+    assert "por IA" not in texto and "inteligência artificial" not in texto
+    assert "Avaliação: análise automática por regras." in texto
+    assert "Checagem automática: afirmação separada por análise automática por regras" in texto
+    assert "(s)" not in texto and "(ns)" not in texto  # plurals agree with their numbers
+    assert "VOZ_" not in texto
     assert "lidera o placar" in texto  # headline
     for metrica in (
         "Veracidade",
@@ -84,6 +90,7 @@ def test_listing_and_later_debates(raiz: Path, site: Path, criar_debate: Criar, 
     pagina = _texto((out / "debates" / "depois-da-band" / "index.html").read_text(encoding="utf-8"))
     assert "Primeira versão (v1)" not in pagina
     assert "ainda não dá para apontar" in pagina.lower()
+    assert "1 parte respondida de 1" in pagina or "0 partes respondidas de 1" in pagina
     assert "Aguardando o primeiro ciclo" in _texto(
         (out / "debates" / "index.html").read_text(encoding="utf-8")
     )
@@ -130,3 +137,28 @@ def test_page_data_of_another_cycle_withholds_the_debate(
     relatorio = build_site(raiz, out)
     assert any(f"turno {turno} não conferem" in a for a in relatorio.avisos)
     assert not (out / "debates" / demo.name / "index.html").exists()
+
+
+def test_live_debate_without_turns_has_no_empty_section(
+    raiz: Path, site: Path, criar_debate: Criar, tmp_path: Path
+) -> None:
+    ao_vivo = criar_debate([(0, 10, "MED", "Boa noite, começa o debate.")], nome="ao-vivo", data="2026-10-25")
+    executar(ao_vivo)
+    out = tmp_path / "public6"
+    build_site(raiz, out)
+    html = (out / "debates" / "ao-vivo" / "index.html").read_text(encoding="utf-8")
+    assert "ao vivo" in _texto(html)
+    assert "Turno a turno" not in html and "<ol" not in html.split("h-placar", 1)[1]
+    assert "Primeira versão (v1)" not in html
+
+
+def test_refused_transcript_and_held_turns_are_stated_on_the_page(
+    raiz: Path, site: Path, demo: Path, tmp_path: Path
+) -> None:
+    (demo / "transcricao.jsonl").write_bytes(b"")
+    executar(demo)  # refused: the last good state stays, the status says why
+    out = tmp_path / "public7"
+    build_site(raiz, out)
+    texto = _texto((out / "debates" / demo.name / "index.html").read_text(encoding="utf-8"))
+    assert "Atualização suspensa:" in texto and "encolheu" in texto
+    assert "lidera o placar" in texto  # the last valid scoreboard is still shown
