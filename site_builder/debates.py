@@ -301,7 +301,7 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
     por_turno: dict[str, list[dict[str, Any]]] = {}
     for r in e["checagens-revisadas.json"]["checagens"]:
         if not r.get("oculta"):
-            autoria = pagina["checagens"].get(r["id"], "")
+            autoria = pagina.get("checagens", {}).get(r["id"], "")
             por_turno.setdefault(r["turno"], []).append(_checagem_view(r, pagina["vereditos"], autoria))
     saida = []
     for t in e["turnos.json"]["turnos"]:
@@ -334,9 +334,9 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
                 "nota_resposta": None if resposta is None else _numero(resposta),
                 "faixa": a.get("faixa_evasao") if a else None,
                 "partes": _partes(a) if a else "",
-                "avaliado_por": calculado["avaliado_por"],
-                "em_revisao": calculado["em_revisao"],
-                "transcricao": calculado["transcricao"],
+                "avaliado_por": calculado.get("avaliado_por", ""),
+                "em_revisao": calculado.get("em_revisao", False),
+                "transcricao": calculado.get("transcricao", ""),
                 "propostas": propostas,
                 "checagens": por_turno.get(t["id"], []),
             }
@@ -397,8 +397,8 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "turnos": _turnos_view(d, nomes),
             "ocultas": _ocultas(sum(1 for r in revisadas if r.get("oculta"))),
             "revisadas": _revisadas(sum(1 for r in revisadas if r.get("revisado"))),
-            "aviso_ia": pagina["aviso"],
-            "em_revisao": pagina["em_revisao"],
+            "aviso_ia": pagina.get("aviso", AVISO_IA),  # page data of an older engine: the generic notice
+            "em_revisao": pagina.get("em_revisao", ""),
             "transcricao_recusada": estado.get("transcricao_recusada"),
             "encerrado": bool(estado.get("encerrado")),
             "em_andamento": estado.get("turno_em_andamento"),
