@@ -24,7 +24,7 @@ from typing import Any
 # faster-whisper's own fallback thresholds (no-speech 0.6, compression 2.4); word probability,
 # log-probability and the lexicon share were chosen on the benchmark's first three sentences
 # (espeak-ng voices, clean and in noise) and are reported on the others.
-PROB_PALAVRA_MIN = 0.5  # mean word probability
+PROB_PALAVRA_MIN = 0.4  # mean word probability
 LOGPROB_MIN = -0.9  # mean segment average log-probability (per word)
 SEM_FALA_MAX = 0.6  # mean no-speech probability (per word)
 COMPRESSAO_MAX = 2.4  # mean compression ratio (per word)

@@ -139,15 +139,20 @@ def test_engine_scores_the_turns(referencia: tuple[Path, Path]) -> None:
 
 
 def test_utterances_carry_transcript_confidence(referencia: tuple[Path, Path]) -> None:
-    # Every utterance stores Whisper's measures and the lexicon check; clean synthetic speech passes
-    # the gate, so no turn of this recording waits for the editor.
+    # Every utterance stores Whisper's measures and the lexicon check, and the engine holds exactly
+    # the turns whose answer, measured over its utterances, falls past a threshold.
     debate, _ = referencia
+    medidas = {}
     for f in ler_transcricao(debate / "transcricao.jsonl"):
-        medidas = confianca.de_json(f["confianca"])
-        assert medidas is not None and medidas.palavras == len(f["palavras"])
-        assert 0 < medidas.prob <= 1 and medidas.verificadas >= 1
+        m = confianca.de_json(f["confianca"])
+        assert m is not None and m.palavras == len(f["palavras"])
+        assert 0 < m.prob <= 1 and m.verificadas >= 1
+        medidas[f["id"]] = m
     turnos = json.loads((debate / "turnos.json").read_text(encoding="utf-8"))["turnos"]
-    assert turnos and not [t["id"] for t in turnos if t["transcricao"] == "em_revisao"]
+    assert turnos
+    for t in turnos:
+        abaixo = bool(confianca.motivos(confianca.combinar(medidas[f] for f in t["falas"])))
+        assert (t["transcricao"] == "em_revisao") is abaixo, t
 
 
 def test_restart_in_the_middle_resumes_exactly(
