@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import math
@@ -20,6 +21,7 @@ from typing import Any, Protocol
 
 import requests
 
+from jobs.checagens.validar import ler_editores
 from jobs.debate.texto import palavras, radical
 from site_builder.conteudo import regras
 from site_builder.conteudo.frontmatter import split_front_matter
@@ -202,7 +204,12 @@ def checagens_publicadas(pasta: Path) -> list[Documento]:
     `publicada`, every file rule satisfied, approved by a second person); a file that breaks a rule
     across files (unknown candidate, repeated id or address) fails the build, so it is left out too.
     """
-    lidas = [(regras.ler_checagem(texto, fonte), texto, rel) for texto, rel, fonte in _lidas(pasta, ".md")]
+    editores, _problemas = ler_editores(pasta.parent.parent)  # a broken registry publishes nobody
+    agora = dt.datetime.now(dt.UTC)
+    lidas = [
+        (regras.ler_checagem(texto, fonte, editores, agora), texto, rel)
+        for texto, rel, fonte in _lidas(pasta, ".md")
+    ]
     candidatos = {}
     for texto, _rel, fonte in _lidas(pasta.parent / "candidatos", ".toml"):
         lido = regras.ler_candidato(texto, fonte)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -47,8 +48,12 @@ def test_index_numbers_match_the_public_files() -> None:
 
 
 def test_only_published_and_approved_desk_checks_are_indexed(tmp_path: Path) -> None:
-    pasta = tmp_path / "checagens"
-    pasta.mkdir()
+    pasta = tmp_path / "content" / "checagens"
+    pasta.mkdir(parents=True)
+    fixtures = Path(__file__).resolve().parents[1] / "fixtures"
+    shutil.copy(
+        fixtures / "site_minimo" / "content" / "editores.toml", tmp_path / "content" / "editores.toml"
+    )
     modelo = (
         '+++\nid = "{i}"\nslug = "s{i}"\nafirmacao = "A {i}"\nveredito = "falso"\nstatus = "{s}"\n'
         'autor = "{a}"\nrevisor = "{r}"\n+++\ncorpo\n'
@@ -59,10 +64,12 @@ def test_only_published_and_approved_desk_checks_are_indexed(tmp_path: Path) -> 
     # Saying "publicada" is not enough: a.md has no candidate, sources, date or recorded approval,
     # so the build refuses it and so does the debate (tests/checagens/test_reuso_no_debate.py).
     assert checagens_publicadas(pasta) == []
-    valida = Path(__file__).resolve().parents[1] / "fixtures" / "checagens" / "valida.md"
+    valida = fixtures / "checagens" / "valida.md"
     (pasta / "v.md").write_text(valida.read_text(encoding="utf-8"), encoding="utf-8")
-    (tmp_path / "candidatos").mkdir()
-    (tmp_path / "candidatos" / "ana-teste.toml").write_text('nome = "Ana Teste"\n', encoding="utf-8")
+    (tmp_path / "content" / "candidatos").mkdir()
+    (tmp_path / "content" / "candidatos" / "ana-teste.toml").write_text(
+        'nome = "Ana Teste"\n', encoding="utf-8"
+    )
     assert [d.id for d in checagens_publicadas(pasta)] == ["v-1"]
 
 
