@@ -23,10 +23,12 @@ from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibrat
 PAGINA = Path(__file__).resolve().parents[2] / "content" / "metodologia" / "projecao.md"
 INICIO_FAIXA, FIM_FAIXA = "## Faixa de erro\n", "## Rótulo de confiança\n"
 INICIO_AUDITORIA = "## Como auditar\n"
+# The seed's (earlier version's) reference calibration, quoted on the page as not reproduced here.
+SHA_REFERENCIA_ANTERIOR = "09472377c7a0d3cc5abd2c6058f35b6a03ab45e2419c618007c4c446209b2593"
 FAIXAS_PAGINA = ("10-20%", "20-30%", "30-50%", "50-70%", "70-90%", "90-98%", "acima de 98%")
 GRUPOS = {
     "2022_2t x0.5": "2º turno de 2022, deriva × 0,5",
-    "2022_2t x1": "2º turno de 2022, deriva real (× 1)",
+    "2022_2t x1": "2º turno de 2022, deriva ajustada à real (× 1)",
     "2022_2t x1.75": "2º turno de 2022, deriva × 1,75",
     "2022_1t": "1º turno de 2022",
     "2026_1t": "1º turno de 2026",
@@ -81,6 +83,10 @@ def _grupos(resumo: dict[str, Any]) -> list[str]:
             f"{r['noites_tendencia_errada']} | " + ("nunca" if med is None else f"{_num(med, 1)}%") + " |"
         )
     return out
+
+
+def _lado(erro: float) -> str:
+    return f"{_num(abs(erro))} ponto(s) {'abaixo' if erro < 0 else 'acima'}"
 
 
 def _deriva(cal: Calibration, pontos: Sequence[float]) -> str:
@@ -159,10 +165,10 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
             "cada faixa de 5 pontos e nenhuma tendência errada); ficou a que nunca apontou o vencedor errado."
         ),
         "",
-        "Na parcial nacional real de 2022 (2º turno), medida aqui a partir das curvas regionais, Lula "
-        f"aparecia {_num(abs(pr['2022_2t']['20']))} pontos abaixo do resultado final com 20% das seções "
-        f"totalizadas e {_num(abs(pr['2022_2t']['50']))} ponto(s) abaixo com 50%; no 1º turno de 2026, "
-        f"{_num(abs(pr['2026_1t']['20']))} e {_num(abs(pr['2026_1t']['50']))} pontos.",
+        "Na parcial nacional real do 2º turno de 2022, medida aqui a partir das curvas regionais, Lula "
+        f"aparecia {_lado(pr['2022_2t']['20'])} do resultado final com 20% das seções totalizadas e "
+        f"{_lado(pr['2022_2t']['50'])} com 50%; no 1º turno de 2026, {_lado(pr['2026_1t']['20'])} e "
+        f"{_lado(pr['2026_1t']['50'])}.",
         "",
         "### Verificação da deriva durante a noite",
         "",
@@ -257,6 +263,10 @@ def secao_auditoria(cal: Calibration, sha: str) -> str:
             "faixas de governador herdadas). Ela fica congelada durante toda a apuração de 25/10/2026. Se o "
             "arquivo de calibração for alterado durante a apuração, o hash muda, e essa mudança fica visível "
             "para qualquer um.",
+            "",
+            "A calibração de referência da versão anterior desta metodologia, `bt2022h26-v31-2026-10-24` "
+            f"(SHA-256 `{SHA_REFERENCIA_ANTERIOR}`), foi ajustada com horários de chegada seção a seção "
+            "de que este projeto não dispõe; ela não foi reproduzida aqui.",
             "",
         ]
     )

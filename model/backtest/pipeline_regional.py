@@ -43,6 +43,11 @@ from model.calibration import Calibration, parse_calibration
 
 MARCA_INICIO = "<!-- BEGIN regional (eleicoes backtest-regional) -->"
 MARCA_FIM = "<!-- END regional -->"
+ANTERIOR = (
+    "## Earlier backtest: national clock (superseded by the block above)\n\n"
+    'Kept for comparison. Its statements about "the calibration in force" describe the time it ran; '
+    "the calibration in force is the one named in the block above."
+)
 
 TEXTOS = {
     "nota": "Calibração PROVISÓRIA, ajustada pelo backtest regional (eleicoes backtest-regional; "
@@ -488,9 +493,7 @@ def inserir_bloco(texto: str, bloco_md: str) -> str:
         _, tail = rest.split(MARCA_FIM, 1)
         return head + bloco_md.rstrip("\n") + tail
     first, _, rest = texto.partition("\n")
-    return (
-        f"{first}\n\n{bloco_md}\n## Earlier backtest: national clock (superseded by the block above)\n{rest}"
-    )
+    return f"{first}\n\n{bloco_md}\n{ANTERIOR}\n{rest}"
 
 
 def bloco_existente(texto: str) -> str | None:
