@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import eleicoes  # noqa: E402
 from benchmarks.report import median, write_section  # noqa: E402
-from jobs import cli as jobs_cli  # noqa: E402
 from model.backtest.chegada import carregar_parametros  # noqa: E402
 from model.backtest.dados import DATASETS_PADRAO  # noqa: E402
 from model.backtest.executar import ConfigBacktest, dados_de, rodar_semente, rodar_sementes  # noqa: E402
@@ -45,7 +45,7 @@ def regional() -> int:
     cmd = ["eleicoes", "backtest-regional", "--ajustar", "--instalar"]
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
-    rc = jobs_cli.main(cmd[1:])
+    rc = eleicoes.main(cmd[1:])
     wall = time.perf_counter() - t0
     if rc != 0:
         print(f"{' '.join(cmd)} falhou ({rc})", file=sys.stderr)
