@@ -11,7 +11,8 @@ Targets: one night under 2 s; 100 nights under 5 minutes on 2 cores.
 Run from the repo root: `python benchmarks/backtest_bench.py [--completo]`.
 
 With `--regional` (issue 14) it instead times the one command that produces the published regional
-backtest and calibration, `eleicoes backtest-regional --ajustar --instalar` (100 runoff nights at
+backtest and calibration, `eleicoes backtest-regional --ajustar --instalar --comparar
+tests/fixtures/calibracao/bt2022h26-v31-provisoria.json` (100 runoff nights at
 each of 3 drift scales in the real regional order, twice, plus 20 nights of each real 1st round, the
 within-region fit, the choice of calibration; it writes model/calibracao.json, the calibration file
 and docs/BACKTEST.md), and records it in its own section. Target: under 15 minutes on 2 cores.
@@ -37,14 +38,24 @@ from model.backtest.pipeline import executar, noite_2026_1t  # noqa: E402
 from model.baselines import load_baselines  # noqa: E402
 from model.calibration import load_calibration  # noqa: E402
 
+# The calibration the published regional backtest compares with (the one it replaced).
+ANTERIOR = ROOT / "tests" / "fixtures" / "calibracao" / "bt2022h26-v31-provisoria.json"
 SO_UF = {"municipio": False, "sementes_governador": 0, "sementes_1t": 0}
 
 
 def regional() -> int:
     """Time `eleicoes backtest-regional --ajustar --instalar` in this checkout and record it."""
-    cmd = ["eleicoes", "backtest-regional", "--ajustar", "--instalar"]
+    cmd = [
+        "eleicoes",
+        "backtest-regional",
+        "--ajustar",
+        "--instalar",
+        "--comparar",
+        str(ANTERIOR.relative_to(ROOT)),
+    ]
     load0 = os.getloadavg()[0]
     t0 = time.perf_counter()
+    os.chdir(ROOT)  # the relative path above
     rc = eleicoes.main(cmd[1:])
     wall = time.perf_counter() - t0
     if rc != 0:

@@ -173,7 +173,8 @@ def cmd_backtest_regional(args: argparse.Namespace) -> int:
             escrever_atomico(regioes.PARAMETROS_REGIONAIS_PATH, regioes.json_bytes(obj))
         efeitos = regioes.carregar_efeitos()
         cal_path = Path(args.calibracao) if args.calibracao else CALIBRATION_PATH
-        vigente = load_calibration(cal_path)
+        # The calibration the report compares with (and whose governor tables are kept).
+        vigente = load_calibration(Path(args.comparar) if args.comparar else cal_path)
         cfg = pipeline_regional.ConfigRegional(
             datasets=datasets,
             sementes=args.sementes,
@@ -313,6 +314,13 @@ def register(sub: Any) -> None:
     r.add_argument("--docs", default=None, help="pasta do relatório (padrão: docs/)")
     r.add_argument(
         "--saida-calibracao", default=None, help="pasta das calibrações (padrão: model/calibracoes)"
+    )
+    r.add_argument(
+        "--comparar",
+        default=None,
+        help="calibração com que o relatório compara e de que mantém as faixas de governador "
+        "(padrão: a em vigor; a publicada foi gerada comparando com "
+        "tests/fixtures/calibracao/bt2022h26-v31-provisoria.json)",
     )
     r.add_argument("--calibracao", default=None, help=argparse.SUPPRESS)
     r.set_defaults(func=cmd_backtest_regional)
