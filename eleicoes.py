@@ -39,6 +39,9 @@ COMMANDS: dict[str, Command] = {
     "backtest": Command(
         "model.cli", "reproduz noites de apuração, ajusta a calibração e gera docs/BACKTEST.md"
     ),
+    "backtest-regional": Command(
+        "model.cli", "reproduz as noites na ordem real de chegada por região e escolhe a calibração"
+    ),
     "simular-noite": Command(
         "model.cli", "grava uma noite simulada (capturas no formato do TSE) para o servidor de replay"
     ),

@@ -23,6 +23,19 @@ Row = tuple[float, float] | None
 
 
 @dataclass(frozen=True)
+class RegraVerificacao:
+    """Live drift check settings (`model/drift_check.py`): tolerated observed/predicted drift ratio,
+    % counted range of the readings compared, minimum weight of finished UFs and readings."""
+
+    razao_min: float
+    razao_max: float
+    apurado_min: float
+    apurado_max: float
+    peso_minimo_pct: float
+    leituras_minimas: int
+
+
+@dataclass(frozen=True)
 class Calibration:
     """Parsed calibration plus the SHA-256 of the exact bytes it came from."""
 
@@ -36,12 +49,26 @@ class Calibration:
     deriva_candidato: int
     erro_parcial_grade: tuple[float, ...]
     erro_parcial_pp: tuple[float, ...]
+    verificacao_deriva: RegraVerificacao | None = None  # absent in older files: check disabled
 
 
 def _rows(value: Any, n: int) -> tuple[Row, ...]:
     if not isinstance(value, list) or len(value) != n:
         raise CalibrationError("tabela de faixas com número de linhas errado")
     return tuple(None if r is None else (float(r[0]), float(r[1])) for r in value)
+
+
+def _regra(value: Any) -> RegraVerificacao | None:
+    if value is None:
+        return None
+    return RegraVerificacao(
+        razao_min=float(value["faixa_tolerada"][0]),
+        razao_max=float(value["faixa_tolerada"][1]),
+        apurado_min=float(value["apurado_pct"][0]),
+        apurado_max=float(value["apurado_pct"][1]),
+        peso_minimo_pct=float(value["peso_minimo_pct"]),
+        leituras_minimas=int(value["leituras_minimas"]),
+    )
 
 
 def parse_calibration(raw: bytes) -> Calibration:
@@ -71,6 +98,7 @@ def parse_calibration(raw: bytes) -> Calibration:
             deriva_candidato=int(root["deriva"]["candidato_referencia"]),
             erro_parcial_grade=tuple(float(x) for x in root["erro_parcial"]["grade_pct"]),
             erro_parcial_pp=tuple(float(x) for x in root["erro_parcial"]["erro_parcial_pp"]),
+            verificacao_deriva=_regra(root.get("verificacao_deriva")),
         )
     except (KeyError, TypeError, ValueError, IndexError) as exc:
         raise CalibrationError(f"calibração inválida: {exc}") from exc

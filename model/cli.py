@@ -24,7 +24,7 @@ from model.baselines import (
 from model.calibration import CALIBRATION_PATH, CalibrationError, load_calibration
 from model.forecast import ProjectionError, project, to_json_bytes
 from model.ptbr_cli import ArgumentParser, describe_os_error
-from model.snapshot import SnapshotError, parse_iso, previous_snapshot_dir, read_snapshot
+from model.snapshot import SnapshotError, parse_iso, previous_snapshot_dir, read_output, read_snapshot
 from model.tse_files import ResultRecord, TseFormatError, parse_file_name, parse_result
 
 
@@ -47,6 +47,7 @@ def cmd_projetar(args: argparse.Namespace) -> int:
     try:
         snap = read_snapshot(pasta)
         anterior = None
+        prev_dir = None
         if args.anterior != "nenhum":
             prev_dir = Path(args.anterior) if args.anterior else previous_snapshot_dir(pasta)
             anterior = read_snapshot(prev_dir) if prev_dir is not None else None
@@ -62,9 +63,17 @@ def cmd_projetar(args: argparse.Namespace) -> int:
             agora=agora,
             anterior=anterior,
             corrigir_deriva=not args.sem_correcao,
+            saida_anterior=read_output(prev_dir),
         )
     except (SnapshotError, CalibrationError, ProjectionError, ValueError, OSError) as exc:
         return _err(exc)
+    verif = out.get("verificacao_deriva") or {}
+    if verif.get("estado") == "fora":
+        print(
+            f"aviso: deriva observada fora da faixa tolerada (razão {verif.get('razao_observada')}, "
+            f"faixa {verif.get('faixa_tolerada')}): projeção publicada sem a correção da deriva",
+            file=sys.stderr,
+        )
     sys.stdout.buffer.write(to_json_bytes(out))
     sys.stdout.flush()
     return 0

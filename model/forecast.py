@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +20,7 @@ from model.baselines import Baseline, BasePart, baseline_key
 from model.calibration import Calibration
 from model.criteria import Measurements, evaluate
 from model.drift import corrected_shares
+from model.drift_check import Verificacao, partes_lidas, verificar
 from model.snapshot import Snapshot
 from model.strata import (
     CARGO_CODES,
@@ -334,13 +335,15 @@ def project(
     agora: dt.datetime | None = None,
     anterior: Snapshot | None = None,
     corrigir_deriva: bool = True,
+    saida_anterior: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Project the final result of one race from one snapshot (the seed's whole method).
 
     `cargo=None` takes the race the snapshot holds (`snapshot_race`). `agora` is "now" for the
     freshness criteria (default: the latest `baixado_em`); `anterior` is the previous reading, for
     the decreasing-totals check and the electorate of missing parts; `corrigir_deriva=False` is the
-    seed's `presidente_sem_correcao` configuration.
+    seed's `presidente_sem_correcao` configuration; `saida_anterior` the race's previous output,
+    which carries the live drift check's state (`model/drift_check.py`).
     """
     if cargo is None:
         cargo, uf_snap = snapshot_race(snapshot)
@@ -370,6 +373,7 @@ def project(
         agora=agora or snapshot.latest_download(),
         corrigir_deriva=corrigir_deriva,
         eleitorado_conhecido=known_electorate(race, readings, snapshot, anterior),
+        saida_anterior=saida_anterior,
     )
 
 
@@ -388,28 +392,43 @@ def project_readings(
     agora: dt.datetime | None,
     corrigir_deriva: bool = True,
     eleitorado_conhecido: dict[str, int] | None = None,
+    saida_anterior: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The projection from readings already made (one per part of `race.plan`, in order).
+
+    `saida_anterior` is the race's previous output (its `verificacao_deriva` carries the live drift
+    check's running state; None starts it afresh).
 
     `project` reads and validates the files and calls this; the backtest calls it directly with
     readings built from simulated counts (tests check both paths give the same output).
     `eleitorado_conhecido` is the electorate of parts without a valid reading (`known_electorate`).
     """
     projected = _project_parts(race.plan, readings, race.base, eleitorado_conhecido or {})
-    return _assemble(
-        plan=race.plan,
-        projected=projected,
-        aggregate=aggregate,
-        base=race.base,
-        cal=calibracao,
-        cargo=race.cargo,
-        uf=race.uf,
-        eleicao=race.eleicao,
-        turno=race.turno,
-        agora=agora,
-        corrigir=corrigir_deriva,
-        demonstracao=_simulated(readings, aggregate),
-    )
+
+    def build(corrigir: bool) -> dict[str, Any]:
+        return _assemble(
+            plan=race.plan,
+            projected=projected,
+            aggregate=aggregate,
+            base=race.base,
+            cal=calibracao,
+            cargo=race.cargo,
+            uf=race.uf,
+            eleicao=race.eleicao,
+            turno=race.turno,
+            agora=agora,
+            corrigir=corrigir,
+            demonstracao=_simulated(readings, aggregate),
+        )
+
+    out = build(corrigir_deriva)
+    verif = Verificacao("nao_aplicavel")
+    if race.cargo == "presidente" and race.turno == 2 and corrigir_deriva:
+        verif = verificar(calibracao, saida_anterior, partes_lidas(out, calibracao.deriva_candidato))
+        if verif.fora:  # the night's drift left the validated range: publish without the correction
+            out = build(False)
+    out["verificacao_deriva"] = verif.to_json()
+    return out
 
 
 def _candidates(readings: list[Reading], base: Baseline | None) -> dict[int, str]:

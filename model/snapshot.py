@@ -20,6 +20,7 @@ from model.tse_files import FILE_NAME
 CAPTURE_FILE = "captura.json"
 # <uf>-e<ele6>-ab.json: one coverage file per UF (TSE-FORMAT.md §3).
 COVERAGE_NAME = re.compile(r"^[a-z]{2}-e\d{6}-ab\.json$")
+OUTPUT_FILE = "saida.json"  # the model's output stored next to the files it was computed from
 
 
 class SnapshotError(ValueError):
@@ -139,3 +140,15 @@ def previous_snapshot_dir(pasta: Path) -> Path | None:
         p for p in parent.iterdir() if p.is_dir() and p.name < name and (p / CAPTURE_FILE).is_file()
     )
     return candidates[-1] if candidates else None
+
+
+def read_output(pasta: Path | None) -> dict[str, Any] | None:
+    """The model output stored in a snapshot folder (`saida.json`), or None when absent or unreadable
+    (the live drift check then starts afresh: `model/drift_check.py`)."""
+    if pasta is None:
+        return None
+    try:
+        out = json.loads((pasta / OUTPUT_FILE).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return out if isinstance(out, dict) else None

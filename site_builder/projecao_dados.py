@@ -118,6 +118,9 @@ class Leitura:
     erro_parcial: float
     validos_projetados: int
     estratos: tuple[Estrato, ...]
+    deriva_fora: bool = False  # live drift check: correction dropped (model's `verificacao_deriva`)
+    deriva_razao: float | None = None
+    deriva_faixa: tuple[float, float] | None = None
 
     def candidato(self, numero: int) -> CandidatoProjetado | None:
         """The candidate with this ballot number, if present."""
@@ -336,7 +339,24 @@ def parse_saida(data: bytes) -> Leitura:
         erro_parcial=_float(erro, "parcial", "forecast.erro_medio_esperado."),
         validos_projetados=_opt_int(forecast, "validos_projetados", "forecast.") or 0,
         estratos=tuple(_estrato(e) for e in _list(root, "estratos", "")),
+        **_verificacao(_optional(root, "verificacao_deriva")),
     )
+
+
+def _verificacao(raw: Any) -> dict[str, Any]:
+    """The live drift check's outcome (absent in outputs older than the check)."""
+    if not isinstance(raw, dict) or raw.get("estado") != "fora":
+        return {}
+    faixa = raw.get("faixa_tolerada")
+    limites = None
+    if isinstance(faixa, list) and len(faixa) == 2 and all(isinstance(x, int | float) for x in faixa):
+        limites = (float(faixa[0]), float(faixa[1]))
+    razao = raw.get("razao_observada")
+    return {
+        "deriva_fora": True,
+        "deriva_razao": float(razao) if isinstance(razao, int | float) else None,
+        "deriva_faixa": limites,
+    }
 
 
 @dataclass(frozen=True)

@@ -147,6 +147,35 @@ def _when(ctx: SiteContext, captura: Captura) -> dict[str, str]:
     }
 
 
+def correction_text(leitura: Leitura) -> str | None:
+    """The drift correction line: its size, or that the live check dropped it (model's
+    `verificacao_deriva`)."""
+    correcao = None
+    if leitura.correcao_pp and leitura.correcao_candidato is not None:
+        alvo = leitura.candidato(leitura.correcao_candidato)
+        if alvo is not None:
+            correcao = (
+                "Inclui a correção da deriva das urnas tardias: "
+                f"{br_format.com_sinal(leitura.correcao_pp)} ponto para {alvo.nome}. "
+                f"Sem a correção, {alvo.nome} teria {br_format.pct(alvo.sem_correcao)}."
+            )
+    if leitura.deriva_fora:  # the model's live drift check dropped the correction
+        faixa = leitura.deriva_faixa
+        tolerada = (
+            f" (tolerada: de {br_format.decimal(faixa[0])} a {br_format.decimal(faixa[1])})" if faixa else ""
+        )
+        razao = (
+            f", {br_format.decimal(leitura.deriva_razao)} vezes a prevista{tolerada}"
+            if leitura.deriva_razao is not None
+            else ""
+        )
+        correcao = (
+            "Sem a correção da deriva: a deriva observada nas UFs já totalizadas saiu da faixa tolerada"
+            f"{razao}; a projeção usa a faixa de erro sem correção."
+        )
+    return correcao
+
+
 def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> dict[str, Any]:
     """The projection of one publishable reading as the page shows it."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
@@ -166,15 +195,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
             f"margem (±{faixa_margem}), então o site não aponta tendência, mesmo com um candidato à frente."
         )
     rotulo, faixa_confianca = CONFIANCA.get(leitura.confianca, (leitura.confianca, ""))
-    correcao = None
-    if leitura.correcao_pp and leitura.correcao_candidato is not None:
-        alvo = leitura.candidato(leitura.correcao_candidato)
-        if alvo is not None:
-            correcao = (
-                "Inclui a correção da deriva das urnas tardias: "
-                f"{br_format.com_sinal(leitura.correcao_pp)} ponto para {alvo.nome}. "
-                f"Sem a correção, {alvo.nome} teria {br_format.pct(alvo.sem_correcao)}."
-            )
+    correcao = correction_text(leitura)
     outros = len(ranked) - len(shown)
     return {
         "quando": _when(ctx, captura),

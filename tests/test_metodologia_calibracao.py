@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from pathlib import Path
 
 from model import VERSION
+from model.backtest import pagina_metodologia
 from model.calibration import CALIBRATION_PATH, load_calibration
 
 PAGE = Path(__file__).resolve().parents[1] / "content" / "metodologia" / "projecao.md"
+BACKTEST = Path(__file__).resolve().parents[1] / "docs" / "BACKTEST.md"
 # Columns of the page's band table, in order, and the calibration table each one shows.
 BAND_COLUMNS = (
     "presidente",
@@ -68,3 +71,48 @@ def test_audit_section_names_the_calibration_in_force() -> None:
     assert f"| Versão atual do modelo | {VERSION} |" in text
     assert f"| Calibração em vigor | `{calibration.id}` |" in text
     assert f"| SHA-256 do arquivo de calibração | `{digest}` |" in text
+
+
+def test_generated_sections_are_up_to_date() -> None:
+    """The band section and the audit section are generated from the calibration file: a changed
+    calibration fails here until `eleicoes backtest-regional --instalar` (or
+    `model.backtest.pagina_metodologia.regenerar()`) rewrites the page."""
+    text = PAGE.read_text(encoding="utf-8")
+    assert pagina_metodologia.pagina(text, CALIBRATION_PATH.read_bytes()) == text
+
+
+def _backtest_rows(md: str) -> dict[str, list[str]]:
+    """Rows of the first results table of the regional block of docs/BACKTEST.md, by replay group."""
+    block = md.split("### Results under the chosen calibration", 1)[1]
+    rows: dict[str, list[str]] = {}
+    for line in block.splitlines():
+        if line.startswith("| 20") and "|---" not in line:
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            rows.setdefault(cells[0], cells)
+        elif rows and not line.startswith("|"):
+            break
+    return rows
+
+
+def test_page_figures_match_backtest_report() -> None:
+    """The figures the page quotes (from the calibration file) are the ones docs/BACKTEST.md reports for
+    the same calibration."""
+    raw = CALIBRATION_PATH.read_bytes()
+    cal = load_calibration()
+    md = BACKTEST.read_text(encoding="utf-8")
+    assert f"Calibration fitted here: `{cal.id}` (SHA-256 `{cal.sha256}`)" in md
+    assert "**It is the calibration in force**" in md
+    resumo = json.loads(raw)["backtest"]["resumo"]["com_verificacao"]
+    rows = _backtest_rows(md)
+    assert set(resumo) == set(rows)
+    for group, r in resumo.items():
+        cells = rows[group]
+        assert int(cells[1]) == r["noites"]
+        assert float(cells[4]) == r["cobertura_minima_pct"]
+        assert int(cells[5]) == r["noites_tendencia_errada"]
+        med = r["mediana_apurado_tendencia_pct"]
+        assert cells[6] == ("–" if med is None else f"{med:.1f}")
+        assert int(cells[8]) == r["capturas_sem_correcao_pela_verificacao"]
+    page = PAGE.read_text(encoding="utf-8")
+    worst = resumo["2022_2t x1"]["cobertura_minima_pct"]
+    assert f"{worst:.1f}%".replace(".", ",") in page

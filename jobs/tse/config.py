@@ -20,7 +20,7 @@ TSE_KID = "sNbt9Q_fLS65zE1_ZLNV-XRRwPY"
 TSE_X = "kWlpNHjuws1csyQZwzn3Fhzbi3RD435RbpThtSr4hMc"
 
 # SHA-256 of model/calibracao.json frozen for the night; eleicoes.toml repeats it so a change is visible.
-PINNED_CALIBRATION = "667137cb4d0250ee94ca5c469f6aa01c9d486007627faf58a16896b18b8ec153"
+PINNED_CALIBRATION = "b0d49e9dbfb62ca29bbdd4bf5ecb10804c829366c8e82cfe14f189434dc8f4f9"
 
 # Some CDN edges reject clients without a browser-like User-Agent (TSE-FORMAT.md §1.4).
 BROWSER_USER_AGENT = (

@@ -56,7 +56,7 @@ from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
 from model.forecast import ProjectionError, prepare_race, read_file
-from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_snapshot
+from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
 from model.tse_files import FILE_NAME
 
 Relogio = Callable[[], dt.datetime]
@@ -829,8 +829,11 @@ def _in_memory(
     }
     captura, erro = parse_capture(capture_json_bytes(doc))
     snap = Snapshot(arquivos, captura, erro)
-    anterior = read_snapshot(rs.pasta / rs.ultima_captura) if rs.ultima_captura else None
-    return project_snapshot(snap, args, anterior, calibracao=cal, baselines=state.baselines)
+    prev_dir = rs.pasta / rs.ultima_captura if rs.ultima_captura else None
+    anterior = read_snapshot(prev_dir) if prev_dir is not None else None
+    return project_snapshot(
+        snap, args, anterior, calibracao=cal, baselines=state.baselines, saida_anterior=read_output(prev_dir)
+    )
 
 
 def _run_race(

@@ -7,6 +7,7 @@ decreasing-totals check, load the shipped calibration and baselines, `project`, 
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,9 @@ from jobs.tse.config import Corrida
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, load_calibration
 from model.forecast import project, to_json_bytes
-from model.snapshot import Snapshot, previous_snapshot_dir, read_snapshot
+from model.snapshot import Snapshot, previous_snapshot_dir, read_output, read_snapshot
+
+LOG = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -64,7 +67,18 @@ def project_folder(
     snap = read_snapshot(pasta)
     prev_dir = previous_snapshot_dir(pasta) if anterior_automatico and anterior is None else anterior
     prev = read_snapshot(prev_dir) if prev_dir is not None else None
-    return to_json_bytes(project_snapshot(snap, args, prev, calibracao=calibracao, baselines=baselines))
+    out = project_snapshot(
+        snap, args, prev, calibracao=calibracao, baselines=baselines, saida_anterior=read_output(prev_dir)
+    )
+    verif = out.get("verificacao_deriva") or {}
+    if verif.get("estado") == "fora":
+        LOG.warning(
+            "%s: deriva observada fora da faixa tolerada (razão %s, faixa %s): projeção sem correção",
+            pasta.name,
+            verif.get("razao_observada"),
+            verif.get("faixa_tolerada"),
+        )
+    return to_json_bytes(out)
 
 
 def project_snapshot(
@@ -74,8 +88,10 @@ def project_snapshot(
     *,
     calibracao: Calibration | None = None,
     baselines: dict[str, Baseline] | None = None,
+    saida_anterior: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The model's output for a snapshot already read (from a folder, or held in memory by the job)."""
+    """The model's output for a snapshot already read (from a folder, or held in memory by the job);
+    `saida_anterior` is the previous snapshot's stored output (the live drift check's state)."""
     return project(
         snap,
         calibracao=calibracao if calibracao is not None else load_calibration(),
@@ -86,4 +102,5 @@ def project_snapshot(
         agora=None,
         anterior=anterior,
         corrigir_deriva=not args.sem_correcao,
+        saida_anterior=saida_anterior,
     )

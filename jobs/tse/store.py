@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jobs.tse.config import Corrida
+from model.snapshot import OUTPUT_FILE as OUTPUT_FILE  # re-exported: one name for the output file
 from model.snapshot import previous_snapshot_dir
 from site_builder.lock import HeldLock, take_lock
 from site_builder.writer import write_atomic
@@ -26,7 +27,6 @@ CAPTURE_FORMAT = "%Y-%m-%dT%H-%M-%SZ"
 LATEST = "latest"
 STAGING = ".staging"
 CAPTURE_FILE = "captura.json"
-OUTPUT_FILE = "saida.json"
 REJECTED_DIR = "rejeitados"  # bytes the job refused (bad signature, not JSON, refused by the model)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from model.backtest import chegada
+from model.backtest import chegada, pagina_metodologia, pipeline_regional, regioes
 from model.backtest.arquivos import escrever_atomico
 from model.backtest.bweb import BwebError, ler_secoes, noite_bweb
 from model.backtest.dados import DATASETS_PADRAO, DadosError
@@ -82,7 +82,14 @@ def escrever_resultado(
     chegada_obj = json.loads(chegada.PARAMETROS_PATH.read_bytes())
     rel = gerar(res, chegada_obj, em_vigor, sha)
     paths = [cal_path, docs / "BACKTEST.md"]
-    escrever_atomico(docs / "BACKTEST.md", rel.markdown.encode("utf-8"))
+    texto = rel.markdown
+    antigo = docs / "BACKTEST.md"
+    regional = (
+        pipeline_regional.bloco_existente(antigo.read_text(encoding="utf-8")) if antigo.is_file() else None
+    )
+    if regional is not None:  # the regional block (eleicoes backtest-regional) is kept as it is
+        texto = pipeline_regional.inserir_bloco(texto, regional)
+    escrever_atomico(docs / "BACKTEST.md", texto.encode("utf-8"))
     for name, svg in sorted(rel.graficos.items()):
         path = docs / PASTA_GRAFICOS / name
         escrever_atomico(path, svg.encode("utf-8"))
@@ -148,6 +155,59 @@ def cmd_backtest(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_backtest_regional(args: argparse.Namespace) -> int:
+    """Replay in the real regional order, choose and fit the calibration, write it and the report block."""
+    datasets = Path(args.datasets) if args.datasets else DATASETS_PADRAO
+    if args.sementes < 2 or args.sementes_1t < 0:
+        return _err("--sementes deve ser ≥ 2 e --sementes-1t ≥ 0")
+    try:
+        params = chegada.carregar_parametros()
+        if args.ajustar:
+            print("ajustando a ordem dentro de cada região às curvas regionais reais...", file=sys.stderr)
+            dados = dados_de(datasets, None)
+            gs = chegada.grupos(dados)
+            fits = {}
+            for nid, noite in regioes.ler_noites(datasets).items():
+                fits[nid] = regioes.ajustar_noite(params, gs, noite)
+            obj = regioes.ajustes_json({k: v[1] for k, v in fits.items()}, {k: v[0] for k, v in fits.items()})
+            escrever_atomico(regioes.PARAMETROS_REGIONAIS_PATH, regioes.json_bytes(obj))
+        efeitos = regioes.carregar_efeitos()
+        cal_path = Path(args.calibracao) if args.calibracao else CALIBRATION_PATH
+        # The calibration the report compares with (and whose governor tables are kept).
+        vigente = load_calibration(Path(args.comparar) if args.comparar else cal_path)
+        cfg = pipeline_regional.ConfigRegional(
+            datasets=datasets,
+            sementes=args.sementes,
+            semente_inicial=args.semente_inicial,
+            sementes_1t=args.sementes_1t,
+        )
+        bar = Progresso(pipeline_regional.total_noites(cfg), "backtest-regional")
+        processos = args.processos or min(2, os.cpu_count() or 1)
+        res = pipeline_regional.executar(cfg, params, efeitos, vigente, processos=processos, progresso=bar)
+        bar.fechar()
+        cals = Path(args.saida_calibracao) if args.saida_calibracao else PASTA_CALIBRACOES
+        ident = str(res.calibracao["id"])
+        sha = hashlib.sha256(res.calibracao_bytes).hexdigest()
+        escrever_atomico(cals / f"{ident}.json", res.calibracao_bytes)
+        escrever_atomico(cals / f"{ident}.json.sha256", f"{sha}  {ident}.json\n".encode())
+        if args.instalar:
+            escrever_atomico(cal_path, res.calibracao_bytes)
+            if cal_path == CALIBRATION_PATH:  # the method page quotes the calibration in force
+                pagina_metodologia.regenerar()
+        em_vigor = cal_path.is_file() and cal_path.read_bytes() == res.calibracao_bytes
+        ajuste = json.loads(regioes.PARAMETROS_REGIONAIS_PATH.read_bytes())
+        docs = Path(args.docs) if args.docs else RAIZ / "docs"
+        md = docs / "BACKTEST.md"
+        texto = md.read_text(encoding="utf-8") if md.is_file() else "# Backtest of the projection\n"
+        bloco = pipeline_regional.bloco(res, ajuste, sha, em_vigor)
+        escrever_atomico(md, pipeline_regional.inserir_bloco(texto, bloco).encode("utf-8"))
+    except (DadosError, CalibrationError, ValueError, OSError, KeyError) as exc:
+        return _err(str(exc))
+    print(f"calibração {ident} sha256 {sha} (quantil {res.quantil:g})")
+    print(md)
+    return 0
+
+
 def _bweb(res: Resultado, path: Path, cfg: ConfigBacktest) -> None:
     """Replay a real night from bweb files and add its scores (`bweb-<file stem>`)."""
     from model.backtest.metricas import pontuar
@@ -199,7 +259,7 @@ def cmd_simular_noite(args: argparse.Namespace) -> int:
 
 
 def register(sub: Any) -> None:
-    """Add `backtest` and `simular-noite` to an argparse subparsers object."""
+    """Add `backtest`, `backtest-regional` and `simular-noite` to an argparse subparsers object."""
     b = sub.add_parser(
         "backtest",
         help="reproduz noites de apuração, ajusta a calibração e gera docs/BACKTEST.md",
@@ -236,6 +296,34 @@ def register(sub: Any) -> None:
     b.add_argument("--iteracoes", type=int, default=500, help=argparse.SUPPRESS)
     b.add_argument("--calibracao", default=None, help=argparse.SUPPRESS)
     b.set_defaults(func=cmd_backtest)
+
+    r = sub.add_parser(
+        "backtest-regional",
+        help="reproduz as noites na ordem real de chegada por região e escolhe a calibração",
+        description="Noites do 2º turno de 2022 na ordem regional real (deriva escalada 0,5x, 1x, 1,75x) "
+        "e os 1ºs turnos de 2022 e 2026 na sua ordem regional real; detalhe dentro da região simulado. "
+        "Escolhe e ajusta a calibração e atualiza o bloco regional de docs/BACKTEST.md.",
+    )
+    r.add_argument("--sementes", type=int, default=100, help="noites por escala de deriva (padrão: 100)")
+    r.add_argument("--semente-inicial", type=int, default=0, help="primeira semente (padrão: 0)")
+    r.add_argument("--sementes-1t", type=int, default=20, help="noites por 1º turno real (padrão: 20)")
+    r.add_argument("--processos", type=int, default=0, help="processos em paralelo (padrão: até 2)")
+    r.add_argument("--ajustar", action="store_true", help="reajusta a ordem dentro das regiões antes")
+    r.add_argument("--instalar", action="store_true", help="copia a calibração para model/calibracao.json")
+    r.add_argument("--datasets", default=None, help="pasta shared/datasets")
+    r.add_argument("--docs", default=None, help="pasta do relatório (padrão: docs/)")
+    r.add_argument(
+        "--saida-calibracao", default=None, help="pasta das calibrações (padrão: model/calibracoes)"
+    )
+    r.add_argument(
+        "--comparar",
+        default=None,
+        help="calibração com que o relatório compara e de que mantém as faixas de governador "
+        "(padrão: a em vigor; a publicada foi gerada comparando com "
+        "tests/fixtures/calibracao/bt2022h26-v31-provisoria.json)",
+    )
+    r.add_argument("--calibracao", default=None, help=argparse.SUPPRESS)
+    r.set_defaults(func=cmd_backtest_regional)
 
     n = sub.add_parser(
         "simular-noite",

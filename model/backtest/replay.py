@@ -47,6 +47,9 @@ class Linha:
     parcial: float  # A's share in the official partial, %
     sem_correcao: tuple[tuple[int, float], ...]  # every candidate's uncorrected projection, %
     publicavel: bool
+    deriva_fora: bool = False  # the live drift check had dropped the correction at this capture
+    deriva_razao: float | None = None  # the check's observed/predicted drift ratio, when it had one
+    deriva_suficiente: bool = False  # the check had enough finished UFs and readings to decide
 
 
 def _contagem(
@@ -174,8 +177,9 @@ class ReplaySimulado:
         self.race = prepare_race(names, baselines=c.baselines, cargo=c.cargo, uf=c.uf, eleicao=c.eleicao)
         self._cache: dict[str, tuple[int, ResultRecord]] = {}
 
-    def saida(self, k: int, cal: Calibration) -> dict[str, Any]:
-        """The model's whole output at capture k (what `project` gives on the capture's files)."""
+    def saida(self, k: int, cal: Calibration, anterior: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The model's whole output at capture k (what `project` gives on the capture's files, with
+        the previous output `anterior` for the live drift check)."""
         c, noite = self.c, self.noite
         hora = noite.instante(k).astimezone(BRASILIA)
         readings = []
@@ -197,7 +201,12 @@ class ReplaySimulado:
             arquivo=self.race.plan.agregado or "", record=agg_rec, valido=True, categoria="ok", hora=hora
         )
         return project_readings(
-            self.race, readings, aggregate, calibracao=cal, agora=noite.instante(k) + ATRASO_LEITURA
+            self.race,
+            readings,
+            aggregate,
+            calibracao=cal,
+            agora=noite.instante(k) + ATRASO_LEITURA,
+            saida_anterior=anterior,
         )
 
 
@@ -212,9 +221,12 @@ def replay_simulado(
     n = len(c.candidatos)
     final = 100.0 * total[ia] / sum(total[:n])
     winner = c.candidatos[max(range(n), key=lambda i: (total[i], -c.candidatos[i]))]
-    return [
-        _linha(noite_id, c.chave, c.variante, k, runner.saida(k, cal), a_ref, final, winner) for k in capturas
-    ]
+    out = []
+    res: dict[str, Any] | None = None
+    for k in capturas:
+        res = runner.saida(k, cal, res)
+        out.append(_linha(noite_id, c.chave, c.variante, k, res, a_ref, final, winner))
+    return out
 
 
 def _contagem_parte(
@@ -247,6 +259,7 @@ def _linha(
 ) -> Linha:
     parcial = next((p["pct"] for p in res["parcial"]["candidatos"] if p["numero"] == a), 0.0)
     sem = tuple((int(f["numero"]), float(f["sem_correcao"])) for f in res["forecast"]["candidatos"])
+    verif = res.get("verificacao_deriva") or {}
     return Linha(
         noite=noite_id,
         disputa=chave,
@@ -262,6 +275,9 @@ def _linha(
         parcial=float(parcial),
         sem_correcao=sem,
         publicavel=bool(res["publicavel"]),
+        deriva_fora=verif.get("estado") == "fora",
+        deriva_razao=verif.get("razao_observada"),
+        deriva_suficiente=verif.get("estado") in ("dentro", "fora"),
     )
 
 
@@ -281,9 +297,18 @@ def replay_pastas(
     """Run `project` on snapshot folders (in order) and score against the final shares `finais`."""
     out = []
     anterior = None
+    res: dict[str, Any] | None = None
     for k, pasta in enumerate(pastas):
         snap = read_snapshot(pasta)
-        res = project(snap, calibracao=cal, baselines=baselines, cargo=cargo, uf=uf, anterior=anterior)
+        res = project(
+            snap,
+            calibracao=cal,
+            baselines=baselines,
+            cargo=cargo,
+            uf=uf,
+            anterior=anterior,
+            saida_anterior=res,
+        )
         anterior = snap
         variante = "municipio" if "municipio" in str(res["modo"]) and cargo == "presidente" else "uf"
         if cargo != "presidente":

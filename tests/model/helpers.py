@@ -17,6 +17,7 @@ from model.strata import UFS_PRESIDENTE
 
 DATASETS = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 CAPTURES = DATASETS / "tse" / "2026-1t-parcial"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 UTC = dt.UTC
 NOW = dt.datetime(2026, 10, 25, 20, 0, 0, tzinfo=UTC)  # 17:00 Brasília
 NAMES = {13: "LULA", 22: "FLAVIO BOLSONARO"}

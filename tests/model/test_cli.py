@@ -56,6 +56,28 @@ def test_projetar_uses_previous_sibling(tmp_path: Path, capsys: pytest.CaptureFi
     assert json.loads(capsys.readouterr().out)["criterios_nao_atendidos"] == []
 
 
+def test_projetar_continues_the_drift_check_from_the_previous_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The live drift check's running sums come from the previous sibling's saida.json (the job stores
+    it there), so rerunning the night's folders in order gives the job's bytes."""
+    first = write_snapshot(tmp_path / "a", snapshot_of(president_files()))
+    folder = write_snapshot(tmp_path / "b", snapshot_of(president_files()))
+    assert call(["projetar", str(first)]) == 0
+    stored = capsys.readouterr().out
+    assert call(["projetar", str(folder)]) == 0
+    alone = json.loads(capsys.readouterr().out)["verificacao_deriva"]
+    (first / "saida.json").write_text(stored, encoding="utf-8")
+    assert call(["projetar", str(folder)]) == 0
+    chained = json.loads(capsys.readouterr().out)["verificacao_deriva"]
+    acc_alone, acc_chained = alone["acumulado"], chained["acumulado"]
+    assert acc_alone and set(acc_alone) == set(acc_chained)
+    assert all(acc_chained[uf][0] == acc_alone[uf][0] + 1 for uf in acc_alone)
+    (first / "saida.json").write_text("{não é json", encoding="utf-8")  # unreadable: the check restarts
+    assert call(["projetar", str(folder)]) == 0
+    assert json.loads(capsys.readouterr().out)["verificacao_deriva"] == alone
+
+
 def test_bad_input_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert call(["projetar", str(tmp_path / "nao-existe")]) == 2
     err = capsys.readouterr().err

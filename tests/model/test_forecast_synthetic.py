@@ -43,8 +43,9 @@ def test_clean_snapshot_is_publishable_and_corrected() -> None:
     assert abs(cands[13]["pct"] - (50.0 - curve)) < 1e-9
     assert abs(out["forecast"]["correcao_pp"] - (-curve)) < 1e-9
     assert cands[13]["pct"] + cands[22]["pct"] == 100.0
-    assert cands[13]["faixa"] == half_width(calibration(), "presidente", 50.0) == 0.6
-    assert out["forecast"]["faixa_margem"] == 1.2
+    faixa = half_width(calibration(), "presidente", 50.0)
+    assert cands[13]["faixa"] == round(faixa, 4)
+    assert out["forecast"]["faixa_margem"] == round(2 * faixa, 4)
     assert out["confianca"] == "media"
     assert out["modelo"]["versao"] == "3.1.0"
     assert len(out["modelo"]["calibracao_sha256"]) == 64
@@ -245,7 +246,8 @@ def test_confidence_labels() -> None:
 def test_below_minimum_counted_not_published() -> None:
     out = run(snapshot_of(president_files(default=Part(est=50_000, votes={13: 20_000, 22: 20_000}))))
     assert "eleitorado_apurado" in out["criterios_nao_atendidos"]
-    assert out["forecast"]["candidatos"][0]["faixa"] == 0.75
+    below = half_width(calibration(), "presidente", 5.0)  # below the first range: its first value
+    assert out["forecast"]["candidatos"][0]["faixa"] == round(below, 4)
 
 
 def test_output_is_deterministic_json() -> None:
