@@ -12,10 +12,13 @@ class BuildError(Exception):
 class ContentError(BuildError):
     """A content or data file that cannot be read (bad front matter, bad JSON, bad field)."""
 
-    def __init__(self, path: str, problem: str) -> None:
-        super().__init__(f"{path}: {problem}")
+    def __init__(self, path: str, problem: str, line: int = 0, field: str = "") -> None:
+        where = f"{path}:{line}" if line else path
+        super().__init__(f"{where}: {field}: {problem}" if field else f"{where}: {problem}")
         self.path = path
         self.problem = problem
+        self.line = line  # in the file, from 1; 0 when unknown
+        self.field = field
 
 
 class ConfigError(BuildError):

@@ -7,6 +7,7 @@ TOML rather than YAML: it is in the standard library, it has no implicit type gu
 from __future__ import annotations
 
 import datetime as dt
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -40,13 +41,138 @@ def _to_utc(value: Any) -> Any:
 
 
 def parse_front_matter(text: str, path: str) -> dict[str, Any]:
-    """The front matter of a content file as a dict; ContentError when malformed."""
+    """The front matter of a content file as a dict; ContentError (with the file's line and the
+    field) when malformed."""
     header, _body = _split(text, path)
     try:
         meta: dict[str, Any] = _to_utc(tomllib.loads(header))
     except tomllib.TOMLDecodeError as exc:
-        raise ContentError(path, f"front matter inválido: {exc}") from exc
+        linha, campo, problema = erro_toml(exc, header)
+        raise ContentError(path, problema, linha + HEADER_OFFSET if linha else 0, campo) from exc
     return meta
+
+
+# The header's first line is the file's second: the opening `+++` comes before it.
+HEADER_OFFSET = 1
+_POSITION = re.compile(
+    r"^(?P<message>.*) \((?:at line (?P<line>\d+), column \d+|at end of document)\)$", re.S
+)
+_DATE = re.compile(r"=\s*\d{4}-")
+_KEY = re.compile(r"""^\s*(?P<key>[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*[.=]""")
+_TABLE = re.compile(r"^\s*(?P<open>\[\[?)\s*(?P<name>[A-Za-z0-9_.-]+)")
+_LOOKBACK = 200  # lines scanned back for a statement's start (a header is a few dozen lines)
+DATA_INVALIDA = "data inválida: use o formato 2026-10-12 ou 2026-10-12T14:30:00-03:00, sem aspas"
+# tomllib's messages (Python 3.11+) in the desk's words; the first matching prefix wins.
+_MESSAGES = (
+    ("Invalid date or datetime", DATA_INVALIDA),
+    ("Illegal character '\\n'", "texto sem fechamento: faltam as aspas que fecham o texto"),
+    ("Unterminated string", "texto sem fechamento: faltam as aspas que fecham o texto"),
+    ("Expected \"'", "texto sem fechamento: faltam as aspas que fecham o texto"),
+    ("Expected '\"", "texto sem fechamento: faltam as aspas que fecham o texto"),
+    ("Cannot overwrite a value", "chave repetida: este campo já foi definido antes"),
+    ("Cannot declare", "chave repetida: esta tabela já foi definida antes"),
+    ("Duplicate inline table key", "chave repetida: este campo já foi definido antes"),
+    ("Cannot redefine namespace", "chave repetida: este campo já foi definido antes"),
+    ("Cannot mutate immutable namespace", "chave repetida: este campo já foi definido antes"),
+    ("Invalid value", "valor inválido: textos vão entre aspas; datas, números e true/false, sem aspas"),
+    (
+        "Expected newline or end of document after a statement",
+        "valor inválido: há algo depois do valor na mesma linha (textos vão entre aspas)",
+    ),
+    ("Unclosed array", "lista sem fechamento: falta o ']'"),
+    ("Unclosed inline table", "tabela sem fechamento: falta o '}'"),
+    ("Unescaped '\\'", "barra invertida (\\) no texto: escreva \\\\ ou use aspas simples"),
+    ("Invalid hex value", "código \\u inválido no texto"),
+    ("Escaped character", "código \\u inválido no texto"),
+    ("Illegal character", "caractere não permitido (caractere de controle); apague-o"),
+    ("Expected '=' after a key", "linha inválida: escreva campo = valor"),
+    ("Invalid statement", "linha inválida: escreva campo = valor"),
+    ("Invalid initial character for a key part", "nome de campo inválido: use letras, números, '_' e '-'"),
+    ("Expected ']", "cabeçalho de tabela sem fechamento: falta ']' (ou ']]')"),
+)
+
+
+def erro_toml(exc: tomllib.TOMLDecodeError, toml: str) -> tuple[int, str, str]:
+    """(line in `toml`, field or "", Portuguese problem) for tomllib's error on `toml`.
+
+    The line is where the faulty statement starts (tomllib reports where it noticed, which for
+    an unclosed list or text is the end of the document); the field is that statement's key,
+    written as the rules write fields (`fontes[2].url`).
+    """
+    found = _POSITION.match(str(exc))
+    message = found.group("message") if found else str(exc)
+    lines = toml.split("\n")
+    noticed = int(found.group("line")) if found and found.group("line") else len(lines)
+    linha = _statement_start(lines, noticed)
+    texto_linha = lines[linha - 1] if 0 < linha <= len(lines) else ""
+    problema = next((pt for en, pt in _MESSAGES if message.startswith(en)), "")
+    if message.startswith("Expected newline") and _DATE.search(texto_linha):
+        problema = DATA_INVALIDA  # `2026-13-45` does not even read as a date
+    return linha, _campo_da_linha(lines, linha), problema or "erro de sintaxe no front matter (TOML)"
+
+
+def _parses(lines: list[str]) -> bool:
+    try:
+        tomllib.loads("\n".join(lines))
+    except tomllib.TOMLDecodeError:
+        return False
+    return True
+
+
+def _statement_start(lines: list[str], noticed: int) -> int:
+    """The first line of the statement that holds line `noticed` (1-based): the line after the
+    longest prefix that still parses, skipping blank lines and comments."""
+    for kept in range(min(noticed, len(lines)) - 1, max(noticed - 1 - _LOOKBACK, -1), -1):
+        if _parses(lines[:kept]):
+            start = kept
+            while start < noticed - 1 and (not lines[start].strip() or lines[start].lstrip().startswith("#")):
+                start += 1
+            return start + 1
+    return noticed
+
+
+def _campo_da_linha(lines: list[str], linha: int) -> str:
+    """The field written on line `linha` (1-based) as the rules name it, or "" if none."""
+    if not 0 < linha <= len(lines):
+        return ""
+    table, index = "", 0
+    for text in lines[: linha - 1]:
+        if header := _TABLE.match(text):
+            name = header.group("name")
+            index = (index + 1 if name == table else 1) if header.group("open") == "[[" else 0
+            table = name
+    if header := _TABLE.match(lines[linha - 1]):
+        return header.group("name")
+    key = _KEY.match(lines[linha - 1])
+    if key is None:
+        return ""
+    nome = key.group("key").strip("\"'")
+    if not table:
+        return nome
+    return f"{table}[{index}].{nome}" if index else f"{table}.{nome}"
+
+
+def linha_do_campo(toml: str, campo: str) -> int:
+    """The line (1-based) of `toml` where `campo` (`publicado_em`, `fontes[2].url`) is written:
+    its table's header when the key itself is absent, 0 when not found."""
+    lines = toml.split("\n")
+    found = re.fullmatch(r"(?P<table>[A-Za-z0-9_-]+)\[(?P<index>\d+)\]\.?(?P<key>[A-Za-z0-9_-]*)", campo)
+    table, wanted, key = (found["table"], int(found["index"]), found["key"]) if found else ("", 0, campo)
+    current, index, header_line = "", 0, 0
+    for number, text in enumerate(lines, start=1):
+        if header := _TABLE.match(text):
+            name = header.group("name")
+            index = index + 1 if name == current else 1
+            current = name
+            if (current, index) == (table, wanted):
+                header_line = number
+            elif header_line:
+                break  # past the wanted table
+            continue
+        in_place = (current, index) == (table, wanted) if table else not current
+        if in_place and key and (m := _KEY.match(text)) and m.group("key").strip("\"'") == key:
+            return number
+    return header_line
 
 
 def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
@@ -57,3 +183,14 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
 def read_body(path: Path) -> str:
     """The Markdown body of a content file, read again at render time (bodies are not cached)."""
     return _split(path.read_text(encoding="utf-8"), str(path))[1]
+
+
+def linha_no_arquivo(text: str, campo: str) -> int:
+    """The file's line (from 1) where `campo` of a content file's front matter is written, 0 if
+    not found (see `linha_do_campo`)."""
+    try:
+        header, _body = _split(text, "")
+    except ContentError:
+        return 0
+    linha = linha_do_campo(header, campo)
+    return linha + HEADER_OFFSET if linha else 0

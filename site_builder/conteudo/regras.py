@@ -18,6 +18,7 @@ import re
 import tomllib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
@@ -25,7 +26,7 @@ from urllib.parse import urlsplit
 from site_builder import markdown_render
 from site_builder.conteudo import texto_seguro
 from site_builder.conteudo.editores import Registro, identificar
-from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.frontmatter import erro_toml, linha_do_campo, linha_no_arquivo, split_front_matter
 from site_builder.conteudo.registros import (
     Candidato,
     Checagem,
@@ -94,13 +95,19 @@ _ROTULOS = re.compile(
 
 @dataclass(frozen=True)
 class Problema:
-    """One broken rule, located by file and field."""
+    """One broken rule, located by file, field and (when known) the file's line."""
 
     arquivo: str
     campo: str
     mensagem: str
+    linha: int = 0  # from 1, as editors count; 0 when unknown
 
     def __str__(self) -> str:
+        if self.linha:
+            onde = (
+                f"{self.arquivo}:{self.linha}: {self.campo}" if self.campo else f"{self.arquivo}:{self.linha}"
+            )
+            return f"{onde}: {self.mensagem}"
         return (
             f"{self.arquivo}:{self.campo}: {self.mensagem}"
             if self.campo
@@ -571,7 +578,7 @@ def ler_checagem(
     try:
         meta, corpo = split_front_matter(texto, arquivo)
     except ContentError as exc:
-        return ChecagemLida(None, (Problema(arquivo, "", exc.problem),))
+        return ChecagemLida(None, (Problema(arquivo, exc.field, exc.problem, exc.line),))
     leitor = _Leitor(arquivo, agora)
     status = leitor.texto(meta, "status", "status")
     if status and status not in STATUS:
@@ -647,7 +654,19 @@ def ler_checagem(
             problemas += regra(checagem)
     regra, partes = REGRA_APROVACAO
     aprovacao = identidades + (regra(checagem) if not incompletos.intersection(partes) else [])
-    return ChecagemLida(checagem, tuple(problemas), tuple(aprovacao))
+    no_arquivo = partial(linha_no_arquivo, texto)
+    return ChecagemLida(checagem, _com_linhas(problemas, no_arquivo), _com_linhas(aprovacao, no_arquivo))
+
+
+def _com_linhas(problemas: Sequence[Problema], linha: Callable[[str], int]) -> tuple[Problema, ...]:
+    """The problems with the line of their field, where it is written (the body's problems
+    already name their line as the field)."""
+    return tuple(
+        Problema(p.arquivo, p.campo, p.mensagem, linha(p.campo))
+        if p.campo and not p.campo.isdigit() and not p.linha
+        else p
+        for p in problemas
+    )
 
 
 def grande_demais(tamanho: int) -> str:
@@ -698,7 +717,8 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
     try:
         meta = tomllib.loads(texto)
     except tomllib.TOMLDecodeError as exc:
-        return CandidatoLido(None, (Problema(arquivo, "", f"TOML inválido: {exc}"),))
+        linha, campo, mensagem = erro_toml(exc, texto)
+        return CandidatoLido(None, (Problema(arquivo, campo, mensagem, linha),))
     leitor = _Leitor(arquivo)
     leitor.desconhecidos(meta, CAMPOS_CANDIDATO)
     if not SLUG.match(identificador):
@@ -724,7 +744,7 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
                 perfis.append(perfil)
     demonstracao = leitor.booleano(meta, "demonstracao")
     candidato = Candidato(identificador, nome, partido, cor, demonstracao, fonte, tuple(perfis))
-    return CandidatoLido(candidato, tuple(leitor.problemas))
+    return CandidatoLido(candidato, _com_linhas(leitor.problemas, partial(linha_do_campo, texto)))
 
 
 # ----------------------------------------------------------------------------- rules across files

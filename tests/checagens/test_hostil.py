@@ -15,6 +15,7 @@ import pytest
 from site_builder.build import build_site
 from site_builder.errors import BuildError
 from tests.checagens.conftest import FIXTURES
+from tests.checagens.test_regras import onde
 from tests.site_builder.conftest import snapshot
 
 HOSTIL = '</script><script>alert(1)</script><img src=x onerror="alert(2)">'
@@ -59,14 +60,20 @@ def test_html_e_script_em_qualquer_campo_sao_recusados(site: Path, tmp_path: Pat
     with pytest.raises(BuildError) as caught:
         build_site(site, out, strict=True)
     linhas = str(caught.value).splitlines()
-    for campo in (
-        "content/candidatos/ana-teste.toml:nome",
-        "content/checagens/valida.md:afirmacao",
-        "content/checagens/valida.md:fontes[1].titulo",
-        "content/checagens/valida.md:ocorrencias[1].url",
-        "content/checagens/valida.md:correcoes[1].explicacao",
+    for arquivo, campo in (
+        ("content/candidatos/ana-teste.toml", "nome"),
+        ("content/checagens/valida.md", "afirmacao"),
+        ("content/checagens/valida.md", "fontes[1].titulo"),
+        ("content/checagens/valida.md", "ocorrencias[1].url"),
+        ("content/checagens/valida.md", "correcoes[1].explicacao"),
     ):
-        assert any(f"{campo}: contém HTML" in linha for linha in linhas), (campo, linhas)
+        prefixo = onde(arquivo, campo)
+        assert any(
+            (m := prefixo.search(linha)) and linha[m.end() :].startswith("contém HTML") for linha in linhas
+        ), (
+            campo,
+            linhas,
+        )
     corpo = texto.count("\n") + 1  # the body's hostile line, then the link two lines below
     assert any(f"valida.md:{corpo - 1}: contém HTML ('</script')" in linha for linha in linhas), linhas
     assert any(f"valida.md:{corpo + 1}: link 'javascript:alert(4)'" in linha for linha in linhas), linhas
@@ -103,7 +110,7 @@ def test_texto_aceito_e_escapado_em_toda_parte(site: Path, tmp_path: Path) -> No
             .read_text(encoding="utf-8")
             .replace("leitos", "leitos \ufffd")
             .encode("utf-8"),
-            "content/checagens/valida.md:afirmacao: contém o caractere � (U+FFFD)",
+            "content/checagens/valida.md:4: afirmacao: contém o caractere � (U+FFFD)",
         ),
         (
             (FIXTURES / "valida.md")

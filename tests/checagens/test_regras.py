@@ -35,12 +35,20 @@ def destino(projeto: Path, fixture: Path) -> Path:
     return projeto / "content" / folder / fixture.name
 
 
+def onde(rel: str, campo: str) -> re.Pattern[str]:
+    """Where a problem message starts: `arquivo:campo: ` or, when the field's line is known,
+    `arquivo:linha: campo: ` (`arquivo: ` or `arquivo:linha: ` without a field)."""
+    if not campo:
+        return re.compile(re.escape(rel) + r"(?::\d+)?: ")
+    return re.compile(re.escape(rel) + rf"(?::{re.escape(campo)}|:\d+: {re.escape(campo)}): ")
+
+
 def assert_problemas(linhas: list[str], rel: str, esperados: list[tuple[str, str]]) -> None:
-    """`linhas` are exactly the expected problems, each `arquivo:campo: problema`."""
+    """`linhas` are exactly the expected problems (see `onde`)."""
     assert len(linhas) == len(esperados), "\n".join(linhas)
     for campo, trecho in esperados:
-        prefixo = f"{rel}:{campo}: " if campo else f"{rel}: "
-        assert any(linha.startswith(prefixo) and trecho in linha for linha in linhas), (campo, trecho, linhas)
+        prefixo = onde(rel, campo)
+        assert any(prefixo.match(linha) and trecho in linha for linha in linhas), (campo, trecho, linhas)
 
 
 def test_fixture_valida_passa(projeto: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -12,11 +12,7 @@ import pytest
 from site_builder.build import build_site
 from site_builder.errors import BuildError, StrictModeError
 from tests.checagens.conftest import FIXTURES
-from tests.checagens.test_regras import INVALIDAS, destino, expectativas
-
-
-def _linhas(rel: str, esperados: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(f"{rel}:{campo}: " if campo else f"{rel}: ", trecho) for campo, trecho in esperados]
+from tests.checagens.test_regras import INVALIDAS, destino, expectativas, onde
 
 
 @pytest.mark.parametrize("fixture", INVALIDAS, ids=lambda p: p.name)
@@ -31,15 +27,17 @@ def test_build_aplica_as_mesmas_regras(site: Path, tmp_path: Path, fixture: Path
         with pytest.raises(BuildError) as caught:
             build_site(site, out)
         mensagem = str(caught.value)
-        for prefixo, trecho in _linhas(rel, esperados):
-            assert any(prefixo in linha and trecho in linha for linha in mensagem.splitlines()), mensagem
+        for campo, trecho in esperados:
+            prefixo = onde(rel, campo)
+            assert any(prefixo.search(linha) and trecho in linha for linha in mensagem.splitlines()), mensagem
         assert not out.exists() or not any(out.iterdir())
     elif modo == "recusada":  # two-person rule: merged, never published
         report = build_site(site, out)
         assert not (out / "checagens" / slug).exists()
         assert slug not in (out / "checagens/index.html").read_text(encoding="utf-8")
-        for prefixo, trecho in _linhas(rel, esperados):
-            assert any(a.startswith(prefixo) and trecho in a and "não publicada" in a for a in report.avisos)
+        for campo, trecho in esperados:
+            prefixo = onde(rel, campo)
+            assert any(prefixo.match(a) and trecho in a and "não publicada" in a for a in report.avisos)
         with pytest.raises(StrictModeError):
             build_site(site, tmp_path / "estrito", strict=True)
     elif modo == "sem-link":  # `validar` fails; the build publishes without the missing copy's link

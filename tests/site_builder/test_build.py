@@ -198,8 +198,8 @@ def test_bad_content_fails_with_file_name_and_keeps_output(project: Path, tmp_pa
     with pytest.raises(BuildError) as caught:
         build_site(project, out)
     message = str(caught.value)
-    assert "content/checagens/um.md:veredito: 'mentira' não existe" in message
-    assert "content/metodologia/primeira.md: front matter inválido" in message
+    assert "content/checagens/um.md:5: veredito: 'mentira' não existe" in message
+    assert "content/metodologia/primeira.md:4: ordem: valor inválido: textos vão entre aspas" in message
     assert snapshot(out) == before
 
 
@@ -210,7 +210,7 @@ def test_two_person_rule_at_build(project: Path, tmp_path: Path, edit: Edit) -> 
     assert not (tmp_path / "public/checagens/afirmacao-um").exists()
     assert "afirmacao-um" not in (tmp_path / "public/checagens/index.html").read_text(encoding="utf-8")
     assert (
-        "content/checagens/um.md:revisor: o revisor é o próprio autor: outra pessoa precisa aprovar"
+        "content/checagens/um.md:9: revisor: o revisor é o próprio autor: outra pessoa precisa aprovar"
         in "".join(report.avisos)
     )
     with pytest.raises(StrictModeError, match="outra pessoa precisa aprovar"):
