@@ -110,12 +110,14 @@ class Demo:
     # --- preparation -------------------------------------------------------------------------
 
     def prepare(self) -> Path | None:
-        """A fresh workspace: links to the content and templates, a copy of the sample data, the
+        """A fresh workspace: links to the content and templates, a copy of the sample data (with
+        the archived copies of captured posts, linked from check pages as in a normal build), the
         synthetic night, the debate's segments and the configuration of every job.
 
         The previous run's workspace is kept beside it (`<pasta>.anterior`, replacing the one kept
         before); returns where it went, or None on a first run."""
         from jobs.tse.synthetic import make_synthetic_night
+        from site_builder.conteudo.regras import PASTA_COPIAS
 
         workspace = self.root.parent
         kept = None
@@ -134,6 +136,8 @@ class Demo:
             shutil.copytree(
                 debates, self.root / "data" / "debates", ignore=shutil.ignore_patterns(AUDIO_DEBATE)
             )
+        if (copies := self.repo / PASTA_COPIAS).is_dir():  # a copy: the social-feeds job writes there
+            shutil.copytree(copies, self.root / PASTA_COPIAS)
         (self.root / "data" / "tse").mkdir(parents=True)
         night = workspace / "noite"
         make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, 10.0, DEMO_GOVERNORS)

@@ -19,6 +19,8 @@ import extruct
 import pytest
 
 from demo import Demo, DemoOptions, StopOnSignal
+from site_builder.conteudo.frontmatter import parse_front_matter
+from site_builder.conteudo.regras import PASTA_COPIAS
 from tests.support.navegador import CHROMIUM, Navegador, salvar
 
 REPO = Path(__file__).resolve().parent.parent
@@ -96,6 +98,25 @@ def test_a_check_page_carries_one_valid_claimreview(demo: Demo) -> None:
     rating = reviews[0]["reviewRating"]
     assert rating["bestRating"] == 5 and rating["worstRating"] == 1
     assert reviews[0]["itemReviewed"]["@type"] == "Claim"
+
+
+def test_a_check_page_links_the_archived_copy_of_its_captured_post(demo: Demo) -> None:
+    """As in a normal build: the demo's workspace carries the sample content's archived copies."""
+    linked = 0
+    for path in sorted((demo.root / "content" / "checagens").glob("*.md")):
+        meta = parse_front_matter(path.read_text(encoding="utf-8"), str(path))
+        copies = [o["arquivo"] for o in meta.get("ocorrencias", []) if "arquivo" in o]
+        if meta["status"] != "publicada" or not copies:
+            continue
+        page = get(demo, f"/checagens/{meta.get('slug', path.stem)}/")
+        for copy in copies:
+            address = "/arquivo/" + copy.removeprefix(PASTA_COPIAS)
+            assert f'<a href="{address}">cópia arquivada</a>' in page, (path.name, address)
+            with urllib.request.urlopen(demo.url + address, timeout=60) as answer:  # loopback only
+                assert answer.read() == (REPO / copy).read_bytes()
+            linked += 1
+    assert linked > 0  # the sample desk has checks with captured posts
+    assert (REPO / PASTA_COPIAS).is_dir()
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
