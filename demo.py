@@ -37,7 +37,9 @@ AUDIO_DEBATE = "demo-audio"
 SEGMENT_S = 4.0
 MAX_DEBATE_LAG_S = 300.0  # safety: the demo stops even if the debate never reports its end
 PREVIOUS_SUFFIX = ".anterior"
-STOP_GRACE_S = 4.0  # after Ctrl+C, jobs still running after this long are abandoned
+STOP_GRACE_S = 4.0  # after Ctrl+C, jobs still running after this long are abandoned (the scheduler's
+# `espera_encerramento_s`, written in the demo's configuration)
+WATCHDOG_MARGIN_S = 1.0  # the runner's own stop, then this long for the servers, before a forced exit
 INTERRUPTED_STATUS = 130
 
 
@@ -172,6 +174,7 @@ tse_s = 2.0
 debate_s = 2.0
 checagens_s = 30.0
 site_s = 600.0
+espera_encerramento_s = {STOP_GRACE_S}
 saude = ".cache/agendador-saude.json"
 debate_fontes = {sources}
 
@@ -256,6 +259,7 @@ pasta = "{self.published}"
             misfire_grace_s=cfg.tolerancia_atraso_s,
             stop_after=stop_after,
             stop_when_done=frozenset(done_when),
+            grace_s=cfg.espera_encerramento_s,
         )
         self._runner.start()
 
@@ -269,6 +273,12 @@ pasta = "{self.published}"
         limit_s = len(NIGHT_LEVELS) * self.options.step_s + MAX_DEBATE_LAG_S
         reason: str = self._runner.wait(None if self.options.steps is not None else limit_s)
         return reason
+
+    def abandoned_message(self, reason: str) -> str | None:
+        """The scheduler's line naming the jobs a stop abandoned after its grace period, or None."""
+        import scheduler
+
+        return scheduler.abandoned_message(self._runner, reason) if self._runner.abandoned else None
 
     @property
     def url(self) -> str:
@@ -292,12 +302,14 @@ pasta = "{self.published}"
 @dataclass
 class StopOnSignal:
     """Ctrl+C / SIGTERM handler: the first asks everything to stop and arms a watchdog that ends the
-    process if stopping takes longer than `grace_s` (a transcription in flight can take minutes); a
-    second one ends the process at once."""
+    process with `too_slow_status` if stopping takes longer than `grace_s` (the scheduler abandons a
+    job in flight after its own grace period; the watchdog covers the rest); a second one ends the
+    process at once."""
 
     on_first: Callable[[], None]
-    grace_s: float = STOP_GRACE_S
+    grace_s: float = STOP_GRACE_S + WATCHDOG_MARGIN_S
     force_exit: Callable[[int], None] = os._exit
+    too_slow_status: int = INTERRUPTED_STATUS
     asked: threading.Event = field(default_factory=threading.Event)
 
     def __call__(self, signum: int, frame: object) -> None:
@@ -319,7 +331,7 @@ class StopOnSignal:
             file=sys.stderr,
             flush=True,
         )
-        self.force_exit(INTERRUPTED_STATUS)
+        self.force_exit(self.too_slow_status)
 
     def install(self) -> None:
         """Handle SIGINT and SIGTERM with this object."""
@@ -361,7 +373,9 @@ def register(sub: Any) -> None:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    """Check the content builds strictly, then run the night until it ends."""
+    """Check the content builds strictly, then run the night until it ends. A job still running
+    after the stop's grace period is abandoned: the process ends with the scheduler's status 3."""
+    import scheduler
     from site_builder.build import build_site  # the builder, like the scheduler, only for the demo
     from site_builder.errors import BuildError
 
@@ -385,7 +399,7 @@ def run_demo(args: argparse.Namespace) -> int:
     kept = demo.prepare()
     if kept is not None:
         print(f"a execução anterior foi guardada em {kept} (substitui a guardada antes dela)", flush=True)
-    stopper = StopOnSignal(demo.stop)
+    stopper = StopOnSignal(demo.stop, too_slow_status=scheduler.EXIT_ABANDONED)
     stopper.install()
     try:
         demo.start()
@@ -400,6 +414,9 @@ def run_demo(args: argparse.Namespace) -> int:
                 pass
     finally:
         demo.close()
+    abandoned = demo.abandoned_message(reason)
+    if abandoned:
+        print(abandoned, flush=True)
     print(
         f"demo encerrada ({reason}).\n"
         f"  site publicado: {demo.published}  (eleicoes servir --saida {demo.published})\n"
@@ -408,6 +425,8 @@ def run_demo(args: argparse.Namespace) -> int:
         f"  saúde das tarefas: {demo.root / '.cache' / 'agendador-saude.json'}",
         flush=True,
     )
+    if abandoned:
+        scheduler.exit_process(scheduler.EXIT_ABANDONED)  # the abandoned job's thread cannot be joined
     return 0
 
 

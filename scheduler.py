@@ -745,14 +745,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner.start()
         reason = runner.wait(args.duracao_s)
         if runner.abandoned:
-            print(
-                f"agendador encerrado ({reason}) sem esperar {', '.join(runner.abandoned)}, que não "
-                f"terminou em {cfg.espera_encerramento_s:g} s; saúde em {cfg.saude}",
-                flush=True,
-            )
+            print(abandoned_message(runner, reason), flush=True)
             return EXIT_ABANDONED
         print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
     return 0
+
+
+def abandoned_message(runner: Runner, reason: str) -> str:
+    """The line printed when a stop abandoned jobs still running after the grace period."""
+    return (
+        f"agendador encerrado ({reason}) sem esperar {', '.join(runner.abandoned)}, que não "
+        f"terminou em {runner.grace_s:g} s; saúde em {runner.health_path}"
+    )
 
 
 def exit_process(status: int) -> None:

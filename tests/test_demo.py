@@ -18,7 +18,8 @@ from pathlib import Path
 import extruct
 import pytest
 
-from demo import Demo, DemoOptions, StopOnSignal
+import scheduler
+from demo import STOP_GRACE_S, Demo, DemoOptions, StopOnSignal
 from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.regras import PASTA_COPIAS
 from tests.support.navegador import CHROMIUM, Navegador, salvar
@@ -255,6 +256,47 @@ def test_the_site_stays_served_after_the_night_until_ctrl_c(tmp_path: Path) -> N
     finally:
         proc.kill()
         proc.wait()
+
+
+# `python -m eleicoes demo` with one more job in the scheduler's list, one that never ends (a
+# transcription or a request that hangs): the stop must abandon it, as the scheduler does.
+STUCK_DEMO = """
+import runpy, sys, threading
+import scheduler
+
+real_jobs = scheduler.default_jobs
+
+def stuck() -> None:
+    print("tarefa presa começou", flush=True)
+    threading.Event().wait()
+
+scheduler.default_jobs = lambda *args: [*real_jobs(*args), scheduler.Job("presa", 3600.0, stuck)]
+sys.argv = ["eleicoes", *sys.argv[1:]]
+runpy.run_module("eleicoes", run_name="__main__")
+"""
+
+
+def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STUCK_DEMO, "demo", "--pasta", str(tmp_path / "demo"), "--porta", "0",
+         "--sem-audio", "--passo-s", "600"],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    try:
+        _line_with(proc, "tarefa presa começou")
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=120) == scheduler.EXIT_ABANDONED
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+    finally:
+        proc.kill()
+        proc.wait()
+    grace = scheduler.load_scheduler_config(tmp_path / "demo" / "raiz").espera_encerramento_s
+    assert grace == STOP_GRACE_S  # the demo's configuration, which its runner was given
+    abandoned = re.search(rf"sem esperar (.+), que não terminou em {grace:g} s", out)
+    assert abandoned is not None and "presa" in abandoned.group(1).split(", "), out
+    saude = json.loads((tmp_path / "demo" / "raiz" / ".cache" / "agendador-saude.json").read_text())
+    assert saude["estado"] == "abandonado"
 
 
 def test_ctrl_c_during_the_night_stops_the_demo(tmp_path: Path) -> None:
