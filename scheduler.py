@@ -305,14 +305,28 @@ class Runner:
         except Exception as exc:
             outcome, error = "erro", f"{type(exc).__name__}: {exc}"
             log.debug("tarefa %s falhou", job.name, exc_info=True)
+        # Idle only once its health is written: a stop waiting for it writes the final state after.
+        try:
+            self._record(job.name, started, time.perf_counter() - t0, outcome, error, result)
         finally:
             with self._lock:
                 self._running.discard(job.name)
                 self._idle.notify_all()
-        elapsed = time.perf_counter() - t0
+        return outcome, result
+
+    def _record(
+        self,
+        name: str,
+        started: float,
+        elapsed: float,
+        outcome: str,
+        error: str | None,
+        result: JobResult | None,
+    ) -> None:
+        """Log one run and write it to the health file."""
         detail = result.detail if isinstance(result, Outcome) else ""
         with self._lock:
-            health = self._health[job.name]
+            health = self._health[name]
             health.execucoes += 1
             health.ultima_execucao = _iso(started)
             health.resultado, health.duracao_s, health.erro = outcome, round(elapsed, 3), error
@@ -321,14 +335,13 @@ class Runner:
                 health.ultimo_sucesso = _iso(started)
             else:
                 health.falhas += 1
-        line = f"{job.name}: {outcome} em {elapsed:.2f} s"
+        line = f"{name}: {outcome} em {elapsed:.2f} s"
         if error or detail:
             line += f": {error or detail}"
         # One line per meaningful change: an idle run (every few seconds per job) is debug detail.
         level = {"erro": logging.WARNING, "ocupado": logging.WARNING, "sem_mudanca": logging.DEBUG}
         log.log(level.get(outcome, logging.INFO), line)
         self._write_health()
-        return outcome, result
 
     def _run_input(self, job: Job) -> None:
         outcome, result = self._execute(job)
