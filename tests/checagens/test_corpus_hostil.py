@@ -10,19 +10,18 @@ browser reports no error at all, so nothing was even blocked by the Content-Secu
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from eleicoes import main
-from jobs.serve import make_server
 from site_builder.build import build_site
 from site_builder.errors import BuildError, StrictModeError
 from tests.checagens.conftest import REPO
 from tests.checagens.test_regras import assert_problemas, destino, expectativas
 from tests.support.navegador import CHROMIUM, Navegador
+from tests.support.site_local import servir
 
 CORPUS = REPO / "tests" / "fixtures" / "hostil"
 RECUSADAS = sorted((CORPUS / "recusadas").iterdir())
@@ -82,14 +81,8 @@ def site_aceitas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pat
     assert main(["checagens", "validar", *alvos, "--raiz", str(root)]) == 0
     out = root / "public"
     build_site(root, out, strict=True)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield out, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(out) as url:
+        yield out, url
 
 
 def test_aceitas_sao_publicadas_com_o_texto_escapado(site_aceitas: tuple[Path, str]) -> None:
