@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from jobs.serve import DEFAULT_HOST, DEFAULT_PORT, make_server
+from model.ptbr_cli import INTERRUPTED_STATUS
 
 log = logging.getLogger("eleicoes.demo")
 
@@ -38,7 +39,6 @@ SEGMENT_S = 4.0
 MAX_DEBATE_LAG_S = 300.0  # safety: the demo stops even if the debate never reports its end
 PREVIOUS_SUFFIX = ".anterior"
 STOP_GRACE_S = 4.0  # after Ctrl+C, jobs still running after this long are abandoned
-INTERRUPTED_STATUS = 130
 
 
 @dataclass(frozen=True)
