@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -48,6 +49,11 @@ def _mark(fd: int, what: str) -> None:
     """Write the new holder (pid and what it does) into the lock file it just took."""
     os.ftruncate(fd, 0)
     os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+
+
+def print_waiting(holder: str) -> None:
+    """What a command says on stderr while another run holds the project lock (`on_wait`)."""
+    print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)
 
 
 @contextlib.contextmanager
