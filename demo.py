@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from jobs.serve import DEFAULT_HOST, DEFAULT_PORT, make_server
+from model.ptbr_cli import INTERRUPTED_STATUS
 
 log = logging.getLogger("eleicoes.demo")
 
@@ -40,7 +41,6 @@ PREVIOUS_SUFFIX = ".anterior"
 STOP_GRACE_S = 4.0  # after Ctrl+C, jobs still running after this long are abandoned (the scheduler's
 # `espera_encerramento_s`, written in the demo's configuration)
 WATCHDOG_MARGIN_S = 1.0  # the runner's own stop, then this long for the servers, before a forced exit
-INTERRUPTED_STATUS = 130
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 
 from site_builder.build import build_site
 from site_builder.errors import BuildError
-from site_builder.lock import project_lock  # shared with `eleicoes publicar` and the scheduler
+from site_builder.lock import print_waiting, project_lock  # shared with `eleicoes publicar` and the scheduler
 
 DEFAULT_OUTPUT = Path("public")
 RECOVERY = {
@@ -41,11 +41,8 @@ def run_build(args: argparse.Namespace) -> int:
     """Build the site and print a summary; errors go to stderr in Portuguese."""
     root = args.raiz or project_root()
 
-    def waiting(holder: str) -> None:
-        print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)
-
     try:
-        with project_lock(root, "eleicoes build", on_wait=waiting):
+        with project_lock(root, "eleicoes build", on_wait=print_waiting):
             report = build_site(root, args.saida, strict=args.strict)
     except BuildError as exc:
         print(f"erro: {exc}", file=sys.stderr)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -34,10 +35,25 @@ def lock_path(root: Path) -> Path:
 
 def holder(root: Path) -> str:
     """What the last holder wrote in the lock file (pid and what it was doing), for messages."""
+    return _read_holder(lock_path(root))
+
+
+def _read_holder(path: Path) -> str:
     try:
-        return lock_path(root).read_text(encoding="utf-8").strip()
+        return path.read_text(encoding="utf-8").strip()
     except OSError:
         return ""
+
+
+def _mark(fd: int, what: str) -> None:
+    """Write the new holder (pid and what it does) into the lock file it just took."""
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+
+
+def print_waiting(holder: str) -> None:
+    """What a command says on stderr while another run holds the project lock (`on_wait`)."""
+    print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)
 
 
 @contextlib.contextmanager
@@ -71,8 +87,7 @@ def project_lock(
                             f"desisti depois de {timeout_s:g} s"
                         )
                     time.sleep(POLL_S)
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+        _mark(fd, what)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
@@ -116,11 +131,6 @@ def take_lock(path: Path, what: str, busy: str) -> HeldLock:
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     if not _try(fd):
         os.close(fd)
-        try:
-            quem = path.read_text(encoding="utf-8").strip()
-        except OSError:
-            quem = ""
-        raise LockBusyError(f"{busy} ({quem or 'processo desconhecido'}; trava {path})")
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"pid {os.getpid()} {what}".strip().encode("utf-8") + b"\n", 0)
+        raise LockBusyError(f"{busy} ({_read_holder(path) or 'processo desconhecido'}; trava {path})")
+    _mark(fd, what)
     return HeldLock(fd, path)

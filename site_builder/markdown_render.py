@@ -64,9 +64,3 @@ def addresses(text: str) -> list[str]:
     renderer = MarkdownRenderer()
     renderer.convert(text)
     return list(renderer._addresses)
-
-
-def convert_many(texts: list[str]) -> list[str]:
-    """Convert a batch with one renderer (the unit of work of the parallel build)."""
-    renderer = MarkdownRenderer()
-    return [renderer.convert(text) for text in texts]

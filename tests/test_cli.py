@@ -14,17 +14,12 @@ from eleicoes import COMMANDS, command_parser, main
 from model.ptbr_cli import ArgumentParser
 
 REPO = Path(__file__).resolve().parents[1]
-# Third-party packages (and our heavy modules) that `eleicoes --help` must not import.
-HEAVY = (
-    "openai",
-    "extruct",
-    "boto3",
-    "botocore",
-    "faster_whisper",
-    "ctranslate2",
-    "av",
-    "numpy",
-    "warcio",
+# Heavy third-party packages: no subcommand's `--help` may import them.
+THIRD_PARTY = frozenset(
+    {"openai", "extruct", "boto3", "botocore", "faster_whisper", "ctranslate2", "av", "numpy", "warcio"}
+)
+# What `eleicoes --help` must not import: those, lighter packages and our own heavy modules.
+HEAVY = THIRD_PARTY | {
     "apscheduler",
     "requests",
     "jinja2",
@@ -33,7 +28,9 @@ HEAVY = (
     "site_builder",
     "scheduler",
     "demo",
-)
+}
+# What a job's `--help` must not import either: the scheduler and the demo that drives it.
+NOT_A_JOB = THIRD_PARTY | {"apscheduler", "scheduler", "demo"}
 
 
 def _choices(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -77,35 +74,22 @@ def _loaded_after(args: list[str]) -> set[str]:
 def test_help_imports_no_heavy_module() -> None:
     loaded = _loaded_after(["--help"])
     assert "eleicoes" in loaded
-    assert not loaded & set(HEAVY)
-
-
-THIRD_PARTY = {
-    "openai",
-    "extruct",
-    "boto3",
-    "botocore",
-    "faster_whisper",
-    "ctranslate2",
-    "av",
-    "numpy",
-    "warcio",
-}
+    assert not loaded & HEAVY
 
 
 @pytest.mark.parametrize(
     ("args", "forbidden"),
     [
-        (["projetar", "--help"], set(HEAVY)),
-        (["build", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
-        (["publicar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
-        (["checagens", "validar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
-        (["debate", "placar", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
-        (["tse", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "demo"}),
+        (["projetar", "--help"], HEAVY),
+        (["build", "--help"], NOT_A_JOB),
+        (["publicar", "--help"], NOT_A_JOB),
+        (["checagens", "validar", "--help"], NOT_A_JOB),
+        (["debate", "placar", "--help"], NOT_A_JOB),
+        (["tse", "--help"], NOT_A_JOB),
         (["servir", "--help"], THIRD_PARTY | {"apscheduler", "scheduler", "jinja2", "markdown"}),
     ],
 )
-def test_a_subcommand_imports_only_what_it_uses(args: list[str], forbidden: set[str]) -> None:
+def test_a_subcommand_imports_only_what_it_uses(args: list[str], forbidden: frozenset[str]) -> None:
     assert not _loaded_after(args) & forbidden
 
 

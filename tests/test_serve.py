@@ -3,7 +3,6 @@ while the site is being prepared."""
 
 from __future__ import annotations
 
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -11,19 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from jobs.serve import make_server
+from tests.support.site_local import servir
 
 
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[tuple[Path, str]]:
-    server = make_server(tmp_path, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield tmp_path, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(tmp_path) as base:
+        yield tmp_path, base
 
 
 def _error(url: str) -> urllib.error.HTTPError:
@@ -59,11 +52,7 @@ def test_a_folder_without_index_is_a_404_never_a_listing(served: tuple[Path, str
 def test_server_serves_pages_and_404(tmp_path: Path) -> None:
     (tmp_path / "index.html").write_text("<h1>início</h1>", encoding="utf-8")
     (tmp_path / "404.html").write_text("<h1>não encontrada</h1>", encoding="utf-8")
-    server = make_server(tmp_path, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    with servir(tmp_path) as base:
         with urllib.request.urlopen(base + "/") as response:
             assert response.headers["Content-Type"] == "text/html; charset=utf-8"
             assert "início" in response.read().decode("utf-8")
@@ -71,6 +60,3 @@ def test_server_serves_pages_and_404(tmp_path: Path) -> None:
             urllib.request.urlopen(base + "/nao-existe/")
         assert caught.value.code == 404
         assert "não encontrada" in caught.value.read().decode("utf-8")
-    finally:
-        server.shutdown()
-        server.server_close()

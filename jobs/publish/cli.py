@@ -11,7 +11,7 @@ from typing import Any
 from jobs.configuracao import ConfigSectionError
 from jobs.publish.config import PublishConfig, load_publish_config
 from jobs.publish.publisher import PublishError, publicar
-from site_builder.lock import project_lock
+from site_builder.lock import print_waiting, project_lock
 
 
 def register(sub: Any) -> None:
@@ -59,11 +59,8 @@ def run_publish(args: argparse.Namespace) -> int:
         return 2
     public_dir: Path = args.entrada if args.entrada.is_absolute() else root / args.entrada
 
-    def waiting(holder: str) -> None:
-        print(f"aguardando outra execução terminar ({holder or 'trava ocupada'})...", file=sys.stderr)
-
     try:
-        with project_lock(root, "eleicoes publicar", on_wait=waiting):
+        with project_lock(root, "eleicoes publicar", on_wait=print_waiting):
             report = publicar(cfg, public_dir, seco=args.seco, progresso=True)
     except PublishError as exc:
         print(f"erro: {exc}", file=sys.stderr)

@@ -97,9 +97,12 @@ def _rebuild(raiz: Path) -> None:
     """Incremental site build after a changed cycle; a failed build keeps the last good site."""
     from site_builder.build import build_site
     from site_builder.errors import BuildError
+    from site_builder.lock import print_waiting, project_lock
 
     try:
-        report = build_site(raiz, raiz / "public")
+        # The lock every build and publish takes: a publish never uploads a half-committed build.
+        with project_lock(raiz, "eleicoes tse poll --construir", on_wait=print_waiting):
+            report = build_site(raiz, raiz / "public")
     except BuildError as exc:
         print(f"{_now()} build falhou, site anterior mantido: {exc}", flush=True)
         return

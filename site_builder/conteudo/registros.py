@@ -73,6 +73,16 @@ class Correcao(NamedTuple):  # a tuple: kept in the build cache of every check
     explicacao: str
 
 
+def url_checagem(slug: str) -> str:
+    """Root-relative URL of the page of the check with this slug."""
+    return f"/checagens/{slug}/"
+
+
+def ultima_correcao(correcoes: tuple[Correcao, ...]) -> dt.datetime | None:
+    """Date of the latest correction (a check page's update date), None if never corrected."""
+    return correcoes[-1].data if correcoes else None
+
+
 @dataclass(frozen=True)
 class Checagem:
     """A social-media fact-check written by the desk (`content/checagens/<arquivo>.md`)."""
@@ -96,12 +106,12 @@ class Checagem:
     @property
     def url(self) -> str:
         """Root-relative URL of the check page."""
-        return f"/checagens/{self.slug}/"
+        return url_checagem(self.slug)
 
     @property
     def atualizado_em(self) -> dt.datetime | None:
         """Date of the latest correction (the page's update date), None if never corrected."""
-        return self.correcoes[-1].data if self.correcoes else None
+        return ultima_correcao(self.correcoes)
 
 
 class ChecagemResumo(NamedTuple):
@@ -123,9 +133,9 @@ class ChecagemResumo(NamedTuple):
     @property
     def url(self) -> str:
         """Root-relative URL of the check page."""
-        return f"/checagens/{self.slug}/"
+        return url_checagem(self.slug)
 
     @property
     def atualizado_em(self) -> dt.datetime | None:
         """Date of the latest correction (the page's update date), None if never corrected."""
-        return self.correcoes[-1].data if self.correcoes else None
+        return ultima_correcao(self.correcoes)

@@ -10,19 +10,18 @@ browser reports no error at all, so nothing was even blocked by the Content-Secu
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from eleicoes import main
-from jobs.serve import make_server
 from site_builder.build import build_site
-from site_builder.errors import BuildError, StrictModeError
 from tests.checagens.conftest import REPO
-from tests.checagens.test_regras import assert_problemas, destino, expectativas, onde
+from tests.checagens.test_regras import assert_problemas, destino, expectativas
+from tests.checagens.test_regras_no_build import assert_build_aplica
 from tests.support.navegador import CHROMIUM, Navegador
+from tests.support.site_local import servir
 
 CORPUS = REPO / "tests" / "fixtures" / "hostil"
 RECUSADAS = sorted((CORPUS / "recusadas").iterdir())
@@ -47,27 +46,8 @@ def test_validar_recusa_cada_arquivo_hostil(
 
 @pytest.mark.parametrize("fixture", RECUSADAS, ids=lambda p: p.stem)
 def test_build_recusa_cada_arquivo_hostil(site: Path, tmp_path: Path, fixture: Path) -> None:
-    esperados, modo = expectativas(fixture)
-    alvo = destino(site, fixture)
-    shutil.copy(fixture, alvo)
-    rel = alvo.relative_to(site).as_posix()
-    out = tmp_path / "public"
-    linhas = [(onde(rel, campo), trecho) for campo, trecho in esperados]
-    if modo == "erro":
-        with pytest.raises(BuildError) as caught:
-            build_site(site, out)
-        mensagem = str(caught.value).splitlines()
-        for prefixo, trecho in linhas:
-            assert any(prefixo.search(linha) and trecho in linha for linha in mensagem), mensagem
-        assert not out.exists() or not any(out.iterdir())
-    else:
-        assert modo == "recusada", modo
-        report = build_site(site, out)
-        assert not (out / "checagens" / fixture.stem).exists()
-        for prefixo, trecho in linhas:
-            assert any(prefixo.match(a) and trecho in a for a in report.avisos), report.avisos
-        with pytest.raises(StrictModeError):
-            build_site(site, tmp_path / "estrito", strict=True)
+    assert expectativas(fixture)[1] in ("erro", "recusada")
+    assert_build_aplica(site, tmp_path, fixture)
 
 
 @pytest.fixture(scope="module")
@@ -82,14 +62,8 @@ def site_aceitas(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Pat
     assert main(["checagens", "validar", *alvos, "--raiz", str(root)]) == 0
     out = root / "public"
     build_site(root, out, strict=True)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield out, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(out) as url:
+        yield out, url
 
 
 def test_aceitas_sao_publicadas_com_o_texto_escapado(site_aceitas: tuple[Path, str]) -> None:

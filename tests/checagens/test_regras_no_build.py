@@ -17,6 +17,11 @@ from tests.checagens.test_regras import INVALIDAS, destino, expectativas, onde
 
 @pytest.mark.parametrize("fixture", INVALIDAS, ids=lambda p: p.name)
 def test_build_aplica_as_mesmas_regras(site: Path, tmp_path: Path, fixture: Path) -> None:
+    assert_build_aplica(site, tmp_path, fixture)
+
+
+def assert_build_aplica(site: Path, tmp_path: Path, fixture: Path) -> None:
+    """Copy `fixture` into the site and build: the outcome its header expects, with its messages."""
     esperados, modo = expectativas(fixture)
     alvo = destino(site, fixture)
     shutil.copy(fixture, alvo)

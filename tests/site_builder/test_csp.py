@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import requests
 
-from jobs.serve import make_server
 from site_builder import csp
 from site_builder.build import build_site
 from tests.support.navegador import CHROMIUM, Navegador
 from tests.support.paginas import ServidorPaginas
+from tests.support.site_local import servir
 
 needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium não está instalado")
 
@@ -33,14 +32,8 @@ def built(project: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
     """The fixture site built and served like the CDN serves it (policy in the header too)."""
     out = tmp_path / "public"
     build_site(project, out, strict=True)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield out, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(out) as base:
+        yield out, base
 
 
 def _csp_errors(erros: list[str]) -> list[str]:

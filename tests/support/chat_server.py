@@ -98,11 +98,6 @@ class ChatServer:
         host, porta = self._http.server_address[:2]
         return f"http://{host!s}:{porta}/v1"
 
-    def enfileirar(self, *respostas: Resposta) -> None:
-        """Append scripted answers to the queue."""
-        with self._trava:
-            self._fila.extend(respostas)
-
     def _proxima(self, pedido: dict[str, Any]) -> Resposta:
         with self._trava:
             self.pedidos.append(pedido)

@@ -15,6 +15,7 @@ from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.cycle import PollState, RaceResult, run_cycle
 from jobs.tse.night import make_partial_night
 from jobs.tse.replay import Falhas, ReplayServer, make_server
+from jobs.tse.store import parse_capture_name
 from jobs.tse.synthetic import schedule, totals_from_baseline, write_night
 from model.baselines import load_baselines
 from model.calibration import load_calibration
@@ -171,3 +172,8 @@ def captura(snapshot: Path) -> dict[str, Any]:
     """The stored captura.json of a snapshot."""
     out: dict[str, Any] = json.loads((snapshot / "captura.json").read_bytes())
     return out
+
+
+def snapshots(race: Path) -> list[Path]:
+    """The snapshot folders of a race, oldest first (not `latest`, staging or rejected files)."""
+    return sorted(p for p in race.iterdir() if parse_capture_name(p.name) is not None)

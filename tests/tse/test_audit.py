@@ -12,12 +12,11 @@ import pytest
 from eleicoes import main
 from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import Corrida
-from tests.tse.conftest import PRESIDENT, Job, Replay, job_config
+from tests.tse.conftest import PRESIDENT, Job, Replay, job_config, snapshots
 
 
 def written(dados: Path, eleicao: str = "6258") -> list[Path]:
-    race = dados / "tse" / eleicao / "presidente"
-    return sorted(p for p in race.iterdir() if p.name[:1].isdigit())
+    return snapshots(dados / "tse" / eleicao / "presidente")
 
 
 @pytest.fixture

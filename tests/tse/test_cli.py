@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
+import threading
+import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +17,8 @@ import pytest
 
 from eleicoes import main
 from model.calibration import load_calibration
+from site_builder.lock import project_lock
+from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA
 from tests.tse.conftest import DATASETS, REPO, Replay
 
 
@@ -49,6 +54,36 @@ def test_poll_once_logs_one_line_per_race(
     assert latest == "2026-10-25T20-30-00Z\n"
     assert main(["tse", "poll", "--once", "--config", str(config)]) == 0
     assert "sem mudança, nada gravado" in capsys.readouterr().out
+
+
+def test_poll_rebuild_waits_for_the_project_lock(
+    synthetic_night: Path,
+    replay_factory: Callable[[Path], Replay],
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--construir` takes the lock of `eleicoes build` and `publicar`: never a build under a publish."""
+    shutil.copytree(FIXTURE_CONTENT, tmp_path / "content")
+    shutil.copytree(FIXTURE_DATA, tmp_path / "data")
+    shutil.copytree(REPO / "templates", tmp_path / "templates")
+    config = write_config(tmp_path / "eleicoes.toml", replay_factory(synthetic_night).url)
+    status: list[int] = []
+    poll = threading.Thread(
+        target=lambda: status.append(main(["tse", "poll", "--once", "--construir", "--config", str(config)]))
+    )
+    err = ""
+    with project_lock(tmp_path, "publicação em curso"):
+        poll.start()
+        for _ in range(6000):  # event-based: until the poll says it waits (generous bound, 0.05 s steps)
+            err += capsys.readouterr().err
+            if "aguardando outra execução terminar" in err or not poll.is_alive():
+                break
+            time.sleep(0.05)
+        assert "aguardando outra execução terminar (pid" in err and "publicação em curso" in err
+        assert not (tmp_path / "public").exists()
+    poll.join(timeout=600)
+    assert status == [0] and (tmp_path / "public" / "index.html").is_file()
+    assert "build: " in capsys.readouterr().out
 
 
 def test_poll_refuses_another_calibration_and_bad_config(

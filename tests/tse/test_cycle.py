@@ -10,21 +10,26 @@ from pathlib import Path
 import pytest
 
 from jobs.tse.cycle import PollState, TseError, run_cycle
-from jobs.tse.store import parse_capture_name
 from model import VERSION
 from model import cli as model_cli
 from model.calibration import load_calibration
-from tests.tse.conftest import GOVERNOR_AC, PRESIDENT, Job, Replay, captura, job_config, saida, tree
+from tests.tse.conftest import (
+    GOVERNOR_AC,
+    PRESIDENT,
+    Job,
+    Replay,
+    captura,
+    job_config,
+    saida,
+    snapshots,
+    tree,
+)
 
 RaceDir = Path
 
 
 def president_dir(dados: Path) -> Path:
     return dados / "tse" / "6258" / "presidente"
-
-
-def snapshots(race: Path) -> list[Path]:
-    return sorted(p for p in race.iterdir() if parse_capture_name(p.name) is not None)
 
 
 def projetar_bytes(argv: list[str], capsysbinary: pytest.CaptureFixture[bytes]) -> bytes:

@@ -11,8 +11,7 @@ import pytest
 
 from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import Corrida
-from jobs.tse.store import parse_capture_name
-from tests.tse.conftest import PRESIDENT, Job, Replay, captura, job_config, saida, tree
+from tests.tse.conftest import PRESIDENT, Job, Replay, captura, job_config, saida, snapshots, tree
 
 SP = "sp-c0001-e006258-u"
 SP_JSON = f"{SP}.json"
@@ -28,10 +27,6 @@ CASES: list[tuple[str, dict[str, Any], str | None, bool]] = [
     ("relogio_desviado", {"relogio_min": {SP: 10}}, "diferenca_horario", False),
     ("somas_erradas", {"somas": [SP]}, "eleitorado_leitura_preservada", True),
 ]
-
-
-def snapshots(race: Path) -> list[Path]:
-    return sorted(p for p in race.iterdir() if parse_capture_name(p.name) is not None)
 
 
 @pytest.mark.parametrize(("falha", "falhas", "criterio", "preservado"), CASES, ids=[c[0] for c in CASES])

@@ -16,17 +16,12 @@ import pytest
 
 from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import ConfigTse
-from jobs.tse.store import parse_capture_name
 from tests.support.assinatura import KID, chave_de_teste, public_x, signed_copy
 from tests.support.proxy_falhas import ProxyServer
-from tests.tse.conftest import PRESIDENT, Job, Replay, captura, job_config, saida, tree
+from tests.tse.conftest import PRESIDENT, Job, Replay, captura, job_config, saida, snapshots, tree
 
 SP = "sp-c0001-e006258-u"
 SP_JSON = f"{SP}.json"
-
-
-def snapshots(race: Path) -> list[Path]:
-    return sorted(p for p in race.iterdir() if parse_capture_name(p.name) is not None)
 
 
 @pytest.fixture(scope="session")

@@ -30,10 +30,9 @@ from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import ConfigTse
 from jobs.tse.cycle import RaceResult
 from jobs.tse.night import Noite
-from jobs.tse.store import parse_capture_name
 from tests.support.assinatura import KID, chave_de_teste, public_x, sign, signed_copy
 from tests.support.proxy_falhas import ProxyServer
-from tests.tse.conftest import PRESIDENT, REPO, Job, Replay, job_config, saida, tree
+from tests.tse.conftest import PRESIDENT, REPO, Job, Replay, job_config, saida, snapshots, tree
 
 SP = "sp-c0001-e006258-u"
 DOC = REPO / "docs" / "OPERACAO.md"
@@ -124,10 +123,6 @@ def _config(url: str, dados: Path) -> ConfigTse:
     )
 
 
-def _snapshots(race: Path) -> list[Path]:
-    return sorted(p for p in race.iterdir() if parse_capture_name(p.name) is not None)
-
-
 def _numbers(out: dict[str, Any]) -> list[tuple[int, float, list[float]]]:
     return [(c["numero"], c["pct"], c["intervalo"]) for c in out["forecast"]["candidatos"]]
 
@@ -178,7 +173,7 @@ def run_fault(
         motivo = first.nao_atendidos if first is not None else ()
         res.problemas.append(f"a leitura limpa inicial não é publicável: {motivo}")
         return res
-    [s0] = _snapshots(race)
+    [s0] = snapshots(race)
     s0_files = tree(s0)
     replay.falhas(**c.replay)
     proxy.falhas(**c.proxy)
@@ -193,7 +188,7 @@ def run_fault(
             versao = night.versao(k, nome)
             if versao is not None:
                 allowed.setdefault(nome, set()).add(versao[0].read_bytes())
-    durante = _snapshots(race)
+    durante = snapshots(race)
     latest = durante[-1]
     for nome, data in s0_files.items():
         if not nome.endswith("-u.json"):
@@ -215,11 +210,11 @@ def run_fault(
     proxy.limpar()
     replay.avancar(para=2)
     r2 = _cycle(job, res)
-    last = _snapshots(race)[-1]
+    last = snapshots(race)[-1]
     if r2 is None or r2.publicavel is not True or _numbers(saida(last)) != referencia[2]:
         motivo = r2.nao_atendidos if r2 is not None else ()
         res.problemas.append(f"a coleta não voltou a publicar os números certos depois da falha: {motivo}")
-    for snap in _snapshots(race):
+    for snap in snapshots(race):
         auditoria = audit_snapshot(snap, chave_de_teste())
         if not auditoria.ok:
             res.problemas.append(f"auditoria de {snap.name}: {auditoria.problemas} {auditoria.diff[:200]}")
@@ -268,7 +263,7 @@ def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
         replay.avancar(para=k)
         [r] = clean.ciclo()
         assert r.publicavel is True
-        referencia[k] = _numbers(saida(_snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
+        referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
     resultados = [
         run_fault(c, noite, replay, proxy, referencia, tmp_path / c.nome, job_factory) for c in CENARIOS
     ]
