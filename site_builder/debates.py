@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder import jsonld
+from site_builder import ao_vivo, cores, jsonld, share_image
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
@@ -238,7 +238,9 @@ def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, 
             sem = bool(m.get("sem_dados"))
             metricas.append(
                 {
+                    "id": coluna["metrica"],
                     "nome": coluna["nome"],
+                    "valores": (json.dumps(m.get("nota")), json.dumps(m.get("peso_efetivo"))),
                     "nota": _numero(m.get("nota")),
                     "sem_dados": sem,
                     "peso": _numero(m.get("peso_efetivo"), 0) + "%" if not sem else "fora da conta",
@@ -249,6 +251,8 @@ def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, 
                 "id": c["id"],
                 "nome": c["nome"],
                 "nota": _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
+                # the stored values, for the live page's script (json, as the browser reads them)
+                "valores": {k: json.dumps(c.get(k)) for k in ("nota", "turnos_avaliados", "tempo_fala_s")},
                 "metricas": metricas,
                 "turnos": c.get("turnos_avaliados", 0),
                 "tempo": _tempo(float(c.get("tempo_fala_s", 0))),
@@ -368,6 +372,10 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "em_andamento": estado.get("turno_em_andamento"),
             "vozes_ia": [p for p in papeis if p.get("origem") == "ia"],
             "placar_json": f"{d.url}placar.json",
+            "imagem_compartilhar": f"{d.url}{share_image.FILE_NAME}",
+            "ao_vivo": None
+            if estado.get("encerrado")
+            else ao_vivo.debate_hooks(f"{d.url}placar.json", e["placar.json"].get("manchete")),
         }
     )
     return base
@@ -403,6 +411,25 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     return {"debates": itens, "aviso_ia": AVISO_IA, "metodo_url": METODO_URL}
 
 
+def share_card(ctx: SiteContext, d: DebatePagina) -> share_image.Cartao:
+    """What a debate's share image shows: the headline and each candidate's score."""
+    placar = d.etapas["placar.json"]
+    manchete = d.etapas["pagina.json"]["leituras"][0]["manchete"]
+    linhas = tuple(
+        share_image.Linha(
+            c["nome"],
+            _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
+            f"nota de 0 a 100 · {c.get('turnos_avaliados', 0)} turnos avaliados",
+            ctx.candidatos[c["id"]].cor if c["id"] in ctx.candidatos else cores.SEM_ARQUIVO,
+        )
+        for c in placar.get("candidatos", [])[:3]
+    )
+    encerrado = bool(d.etapas["estado.json"].get("encerrado"))
+    situacao = "debate encerrado" if encerrado else "ao vivo"
+    rodape = f"{_data(d.data)} · {situacao} · notas geradas por IA, com fontes na página"
+    return share_image.Cartao(ctx.config.titulo, d.titulo, manchete, linhas, rodape, d.demonstracao)
+
+
 def plan(ctx: SiteContext) -> list[Artifact]:
     """The page of every debate, and its scoreboard JSON for reuse."""
     artifacts = []
@@ -417,6 +444,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             )
         )
         placar = next((f for f in d.fontes if f.caminho.endswith("/placar.json")), None)
+        if placar is not None and d.processado:
+            artifacts.append(share_image.artifact(f"{d.url}{share_image.FILE_NAME}", share_card(ctx, d)))
         if placar is not None:
             artifacts.append(
                 raw(f"{d.url.lstrip('/')}placar.json", placar.sha256, lambda d=d: d.placar_bytes)  # type: ignore[misc]

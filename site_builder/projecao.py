@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from site_builder import jsonld, projecao_view
+from site_builder import jsonld, projecao_view, share_image
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
 from site_builder.errors import BuildError
@@ -404,6 +404,7 @@ def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> li
             latest.saida_sha256,
             _bytes_of(corrida.raiz, f"{corrida.dados}/{latest.nome}/{SAIDA}"),
         ),
+        share_image.artifact(projecao_view.share_url(corrida), projecao_view.share_card(ctx, corrida)),
     ]
     previous: Captura | None = None
     for captura in corrida.capturas:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from site_builder import br_format, svg_chart
+from site_builder import ao_vivo, br_format, cores, share_image, svg_chart
 from site_builder.overtake import what_it_takes
 from site_builder.projecao_dados import (
     SECTION_URL,
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 METHOD_URL = "/metodologia/projecao/"
 HISTORY_ON_PAGE = 10
+SHARE_LINES = 3  # candidates on the share image
 COLOURS = ("#0b4f9c", "#a33b00")  # the two leading candidates in the chart (>= 4.5:1 on white)
 AVISO = (
     "Esta projeção é independente, feita por este site só com os arquivos oficiais de apuração do TSE. "
@@ -151,20 +152,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
     """The projection of one publishable reading as the page shows it."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
     shown = ranked if len(ranked) <= 4 else ranked[:4]
-    margem = abs(leitura.margem) if leitura.margem is not None else None
-    faixa_margem = br_format.decimal(leitura.faixa_margem)
-    if leitura.tendencia is not None:
-        tendencia = f"Tendência: {_name(leitura, leitura.tendencia)}"
-        explicacao = (
-            f"A margem projetada ({br_format.pontos(margem or 0.0)}) é maior que a faixa de erro da margem "
-            f"(±{faixa_margem}). É uma leitura estatística, sujeita à faixa de erro; não é vitória declarada."
-        )
-    else:
-        tendencia = "Indefinido"
-        explicacao = (
-            f"A margem projetada ({br_format.pontos(margem or 0.0)}) não é maior que a faixa de erro da "
-            f"margem (±{faixa_margem}), então o site não aponta tendência, mesmo com um candidato à frente."
-        )
+    margem = abs(leitura.margem) if leitura.margem is not None else 0.0
     rotulo, faixa_confianca = CONFIANCA.get(leitura.confianca, (leitura.confianca, ""))
     correcao = None
     if leitura.correcao_pp and leitura.correcao_candidato is not None:
@@ -181,9 +169,10 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
         "apurado": _pct(leitura.apurado_pct),
         "candidatos": [_candidate(c) for c in shown],
         "outros": outros,
-        "tendencia": tendencia,
+        "tendencia_nome": _name(leitura, leitura.tendencia) if leitura.tendencia is not None else None,
         "tendencia_numero": leitura.tendencia,
-        "tendencia_explicacao": explicacao,
+        "margem": Numero(br_format.pontos(margem), repr(margem)),
+        "faixa_margem": Numero(br_format.decimal(leitura.faixa_margem), repr(leitura.faixa_margem)),
         "definido": leitura.definido_matematicamente,
         "definido_nome": _name(leitura, max(leitura.candidatos, key=lambda c: c.votos).numero)
         if leitura.candidatos
@@ -456,6 +445,13 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
             "sha256": atual.calibracao_sha256,
         },
         "auditoria": audit_commands(ctx, corrida, corrida.ultima, corrida.anterior(corrida.ultima)),
+        "imagem_compartilhar": share_url(corrida),
+        "ao_vivo": ao_vivo.projection_hooks(
+            corrida.api_url,
+            {c.numero: c.nome for c in atual.candidatos},
+            list(atual.nao_atendidos),
+            ctx.config.fuso_horario,
+        ),
     }
 
 
@@ -588,6 +584,51 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "api_url": corrida.api_url,
         "historico_url": corrida.historico_url,
     }
+
+
+def share_url(corrida: Corrida) -> str:
+    """The race's share image (Open Graph, Twitter card)."""
+    return f"{corrida.url}{share_image.FILE_NAME}"
+
+
+def share_card(ctx: SiteContext, corrida: Corrida) -> share_image.Cartao:
+    """What the race's share image shows: the current projection, or the partial when none is published."""
+    atual = corrida.atual
+    cor = cores.colour_by_name(ctx.candidatos.values())
+    quando = _when(ctx, corrida.ultima)
+    apurado = br_format.pct(atual.apurado_pct)
+    rodape = f"{apurado} apurado · {quando['texto']} (Brasília) · não é o resultado oficial"
+    if atual.publicavel:
+        top = sorted(atual.candidatos, key=lambda c: (-c.pct, c.numero))[:SHARE_LINES]
+        destaque = (
+            f"Tendência: {_name(atual, atual.tendencia)}"
+            if atual.tendencia is not None
+            else "Tendência: indefinido"
+        )
+        linhas = tuple(
+            share_image.Linha(
+                c.nome,
+                br_format.pct(c.pct),
+                f"projeção · faixa de erro ±{br_format.pontos(c.faixa)}",
+                cor.get(c.nome, cores.SEM_ARQUIVO),
+            )
+            for c in top
+        )
+    else:
+        top = sorted(atual.candidatos, key=lambda c: (-c.votos, c.numero))[:SHARE_LINES]
+        destaque = "Projeção não publicada nesta leitura: a parcial oficial do TSE"
+        linhas = tuple(
+            share_image.Linha(
+                c.nome,
+                br_format.pct(c.parcial_pct),
+                f"parcial oficial · {br_format.inteiro(c.votos)} votos",
+                cor.get(c.nome, cores.SEM_ARQUIVO),
+            )
+            for c in top
+        )
+    return share_image.Cartao(
+        ctx.config.titulo, f"Projeção: {corrida.titulo}", destaque, linhas, rodape, corrida.demonstracao
+    )
 
 
 def headlines(ctx: SiteContext) -> list[dict[str, Any]]:

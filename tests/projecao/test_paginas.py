@@ -257,6 +257,7 @@ def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) ->
         base + "index.html",
         base + "capturas/index.html",
         "api/projecao/6258-presidente.json",
+        base + "compartilhar.png",  # the share image shows the new numbers
         *(f"{base}capturas/{name}/{f}" for f in new_files),
         # listings that show each race's headline, and the sitemap
         "index.html",
