@@ -17,6 +17,11 @@ def decimal(value: float, casas: int = 2) -> str:
     return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
 
 
+def plural(n: int, singular: str, varios: str) -> str:
+    """`1 fala`, `2 falas`, `0 falas`: the count with the noun agreeing."""
+    return f"{inteiro(n)} {singular if n == 1 else varios}"
+
+
 def inteiro(value: int) -> str:
     """`52396733` -> `52.396.733`."""
     return f"{value:,d}".replace(",", ".")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder import ao_vivo, cores, jsonld, share_image
+from site_builder import ao_vivo, br_format, cores, jsonld, share_image
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
@@ -228,7 +228,7 @@ def _numero(valor: float | None, casas: int = 1) -> str:
     return f"{valor:.{casas}f}".replace(".", ",")
 
 
-def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, Any]:
+def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any], cor: Mapping[str, str]) -> dict[str, Any]:
     colunas = leitura["colunas"]
     linhas = []
     for c in placar.get("candidatos", []):
@@ -250,6 +250,7 @@ def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, 
             {
                 "id": c["id"],
                 "nome": c["nome"],
+                "cor": cor.get(c["id"]),  # the candidate file's colour, as on every page
                 "nota": _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
                 # the stored values, for the live page's script (json, as the browser reads them)
                 "valores": {k: json.dumps(c.get(k)) for k in ("nota", "turnos_avaliados", "tempo_fala_s")},
@@ -352,6 +353,7 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
         return base
     e = d.etapas
     nomes = {c["id"]: c["nome"] for c in e["placar.json"].get("candidatos", [])}
+    cor = {c.id: c.cor for c in ctx.candidatos.values()}
     revisadas = e["checagens-revisadas.json"]["checagens"]
     estado = e["estado.json"]
     pagina = e["pagina.json"]
@@ -361,8 +363,8 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
     base.update(
         {
             "manchete": leituras["v2"]["manchete"],
-            "placar": _tabela(e["placar.json"], leituras["v2"]),
-            "placar_v1": _tabela(v1, leituras["v1"]) if v1 else None,
+            "placar": _tabela(e["placar.json"], leituras["v2"], cor),
+            "placar_v1": _tabela(v1, leituras["v1"], cor) if v1 else None,
             "manchete_v1": leituras["v1"]["manchete"] if v1 else None,
             "mudancas": pagina["mudancas"],
             "turnos": _turnos_view(d, nomes),
@@ -419,7 +421,8 @@ def share_card(ctx: SiteContext, d: DebatePagina) -> share_image.Cartao:
         share_image.Linha(
             c["nome"],
             _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
-            f"nota de 0 a 100 · {c.get('turnos_avaliados', 0)} turnos avaliados",
+            "nota de 0 a 100 · "
+            + br_format.plural(c.get("turnos_avaliados", 0), "turno avaliado", "turnos avaliados"),
             ctx.candidatos[c["id"]].cor if c["id"] in ctx.candidatos else cores.SEM_ARQUIVO,
         )
         for c in placar.get("candidatos", [])[:3]
@@ -435,6 +438,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts = []
     for d in ctx.debates:
         chave = [f"{f.caminho}:{f.sha256}" for f in d.fontes]
+        chave += [f"{c.id}:{c.cor}" for c in ctx.candidatos.values()]  # colours on the scoreboard
         artifacts.append(
             Artifact(
                 f"{d.url.lstrip('/')}index.html",

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from site_builder import jsonld, projecao_view, share_image
+from site_builder import cores, jsonld, projecao_view, share_image
 from site_builder.artifact import Artifact, raw
 from site_builder.conteudo.registros import Fonte
 from site_builder.errors import BuildError
@@ -378,7 +378,9 @@ def _page(
 
 def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> list[Artifact]:
     fp = fingerprint
-    key = race_key(corrida)
+    # a candidate file's colour shows on the race's pages and share image
+    colour = cores.colour_by_name(ctx.candidatos.values())
+    key = fingerprint(race_key(corrida), *(f"{nome}:{cor}" for nome, cor in sorted(colour.items())))
     trilha = [("Início", "/"), ("Projeção", SECTION_URL), (corrida.nome_cargo, corrida.url)]
     historico = [*trilha, ("Histórico", corrida.historico_url)]
     latest = corrida.ultima

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 METHOD_URL = "/metodologia/projecao/"
 HISTORY_ON_PAGE = 10
 SHARE_LINES = 3  # candidates on the share image
-COLOURS = ("#0b4f9c", "#a33b00")  # the two leading candidates in the chart (>= 4.5:1 on white)
+COLOURS = ("#0b4f9c", "#a33b00")  # leading candidates without a candidate file (>= 4.5:1 on white)
 AVISO = (
     "Esta projeção é independente, feita por este site só com os arquivos oficiais de apuração do TSE. "
     "Ela não é o resultado oficial: o resultado que vale é o divulgado pelo TSE."
@@ -118,10 +118,11 @@ def unmet(leitura: Leitura) -> list[str]:
     return texts
 
 
-def _candidate(c: CandidatoProjetado) -> dict[str, Any]:
+def _candidate(c: CandidatoProjetado, colour: dict[str, str]) -> dict[str, Any]:
     return {
         "numero": c.numero,
         "nome": c.nome,
+        "cor": colour.get(c.nome),  # only candidates with a candidate file have a colour
         "pct": _pct(c.pct),
         "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa)),
         "minimo": _pct(c.intervalo[0]),
@@ -167,7 +168,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
     return {
         "quando": _when(ctx, captura),
         "apurado": _pct(leitura.apurado_pct),
-        "candidatos": [_candidate(c) for c in shown],
+        "candidatos": [_candidate(c, cores.colour_by_name(ctx.candidatos.values())) for c in shown],
         "outros": outros,
         "tendencia_nome": _name(leitura, leitura.tendencia) if leitura.tendencia is not None else None,
         "tendencia_numero": leitura.tendencia,
@@ -188,7 +189,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
     }
 
 
-def partial_block(leitura: Leitura) -> dict[str, Any]:
+def partial_block(leitura: Leitura, colour: dict[str, str]) -> dict[str, Any]:
     """The official partial (the TSE's own numbers) of one reading."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.votos, c.numero))
     apurado = None
@@ -196,7 +197,7 @@ def partial_block(leitura: Leitura) -> dict[str, Any]:
         apurado = _pct(round(100.0 * leitura.parcial_totalizado / leitura.parcial_eleitorado, 4))
     fonte = leitura.parcial_fonte
     return {
-        "candidatos": [_candidate(c) for c in ranked],
+        "candidatos": [_candidate(c, colour) for c in ranked],
         "validos": _int(leitura.parcial_validos),
         "apurado": apurado,
         "fonte": (f"arquivo {fonte} do TSE" if fonte.endswith(".json") else fonte or "arquivos do TSE"),
@@ -276,9 +277,13 @@ def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[di
     return rows
 
 
-def _series(corrida: Corrida, top: list[int], com_projecao: bool) -> list[svg_chart.Serie]:
+def _series(
+    corrida: Corrida, top: list[int], com_projecao: bool, colour: dict[str, str]
+) -> list[svg_chart.Serie]:
     series = []
-    for numero, cor in zip(top, COLOURS, strict=False):
+    for numero, default in zip(top, COLOURS, strict=False):
+        # the candidate file's colour, as on every other page; the chart's own for TSE-only names
+        cor = colour.get(_name(corrida.atual, numero), default)
         pontos = []
         for captura in corrida.capturas:
             r = captura.resumo
@@ -331,7 +336,7 @@ def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> di
     drawn: no projected number, band or trend appears on the page.
     """
     top = [c.numero for c in corrida.atual.principais()]
-    series = _series(corrida, top, com_projecao)
+    series = _series(corrida, top, com_projecao, cores.colour_by_name(ctx.candidatos.values()))
     descricao = _chart_description(corrida, series)
     svg = svg_chart.chart_svg(
         series,
@@ -431,7 +436,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "projecao": projection_block(ctx, atual, corrida.ultima) if publicavel else None,
         "ultima_publicavel": ultima_pub,
         "nao_atendidos": unmet(atual),
-        "parcial": partial_block(atual),
+        "parcial": partial_block(atual, cores.colour_by_name(ctx.candidatos.values())),
         "virada": overtake_block(atual) if publicavel else None,
         "grafico": chart_block(ctx, corrida, com_projecao=publicavel),
         "estratos": strata_rows(corrida, atual, publicavel),
