@@ -394,6 +394,31 @@ def section_keys(ctx: SiteContext) -> list[str]:
     return [_chave(d) for d in ctx.debates]
 
 
+def _ao_vivo(d: DebatePagina) -> bool:
+    return d.processado and not d.etapas["estado.json"].get("encerrado")
+
+
+def home_card(ctx: SiteContext) -> dict[str, Any] | None:
+    """The debate the home page shows: one on air if any, else the most recent; None without debates."""
+    if not ctx.debates:
+        return None
+    d = max(ctx.debates, key=lambda d: (_ao_vivo(d), d.data, d.url))
+    manchete = d.etapas["pagina.json"]["leituras"][0]["manchete"] if d.processado else None
+    return {
+        "url": d.url,
+        "titulo": d.titulo,
+        "data": _data(d.data),
+        "ao_vivo": _ao_vivo(d),
+        "demonstracao": d.demonstracao,
+        "manchete": manchete or "Aguardando o primeiro ciclo de avaliação.",
+    }
+
+
+def home_keys(ctx: SiteContext) -> list[str]:
+    """Fingerprint parts of the home page's debate card."""
+    return [f"{_chave(d)}|{_ao_vivo(d)}" for d in ctx.debates]
+
+
 def section_context(ctx: SiteContext) -> dict[str, Any]:
     """Context of the /debates/ listing (template `debates_indice.html`)."""
     itens = []

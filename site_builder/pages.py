@@ -120,8 +120,12 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "checagens": summaries(checks[:HOME_CHECKS]),
                 "metodologia": ctx.metodologia,
                 "projecao": projecao.headlines(ctx),
+                "debate": debates.home_card(ctx),
             },
-            keys[:HOME_CHECKS] + _page_keys(ctx.metodologia) + projecao.headline_keys(ctx),
+            keys[:HOME_CHECKS]
+            + _page_keys(ctx.metodologia)
+            + projecao.headline_keys(ctx)
+            + debates.home_keys(ctx),
         ),
         _section_page(
             ctx,

@@ -582,6 +582,10 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "url": corrida.url,
         "titulo": corrida.titulo,
         "texto": texto,
+        # the trend only from a publishable reading (seed: otherwise only the partial is shown)
+        "tendencia": _name(atual, atual.tendencia)
+        if atual.publicavel and atual.tendencia is not None
+        else "indefinido",
         "publicavel": atual.publicavel,
         "demonstracao": corrida.demonstracao,
         "quando": _when(ctx, corrida.ultima),

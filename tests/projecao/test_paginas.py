@@ -170,9 +170,9 @@ def test_home_and_section_list_the_races(project: Path, built: Path) -> None:
     helena = next(c for c in runoff["candidatos"] if c["numero"] == 13)
     flavio = next(c for c in first_round["candidatos"] if c["numero"] == 22)
     headline = f"Projeção: Helena Prado {br(helena['pct'])}% (±{br(helena['faixa'])} ponto)"
-    assert f"Presidente, 2º turno de 2026 : {headline}" in home
+    assert f"Presidente, 2º turno de 2026 : Tendência: Helena Prado . {headline}" in home
     assert (
-        "1º turno de 2026 : Projeção não publicável agora. "
+        "1º turno de 2026 : Tendência: indefinido . Projeção não publicável agora. "
         f"Parcial oficial: Flavio Bolsonaro {br(flavio['pct'])}%" in home
     )
     assert "Não é o resultado oficial" in home
