@@ -43,6 +43,10 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
     if not isinstance(ordem, int):
         reader.erros.append(f"{fonte.caminho}: ordem: deve ser um número inteiro")
         ordem = 100
+    atualizado = meta.get("atualizado_em")
+    if atualizado is not None and not isinstance(atualizado, dt.date):
+        reader.erros.append(f"{fonte.caminho}: atualizado_em: use uma data, como 2026-10-20")
+        atualizado = None
     return Pagina(
         secao=secao,
         slug=slug,
@@ -50,6 +54,7 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
         descricao=reader.text_field(meta, "descricao", fonte),
         ordem=ordem,
         fonte=fonte,
+        atualizado_em=atualizado,
     )
 
 

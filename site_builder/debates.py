@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from site_builder import ao_vivo, br_format, cores, jsonld, share_image
-from site_builder.artifact import Artifact, raw
+from site_builder.artifact import Artifact, raw, w3c
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
 
@@ -419,6 +419,11 @@ def home_keys(ctx: SiteContext) -> list[str]:
     return [f"{_chave(d)}|{_ao_vivo(d)}" for d in ctx.debates]
 
 
+def section_lastmod(ctx: SiteContext) -> str | None:
+    """The day of the most recent debate (the listing shows every debate)."""
+    return max((w3c(d.data) for d in ctx.debates), default=None)
+
+
 def section_context(ctx: SiteContext) -> dict[str, Any]:
     """Context of the /debates/ listing (template `debates_indice.html`)."""
     itens = []
@@ -470,6 +475,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "debate.html",
                 fingerprint(*chave),
                 lambda d=d: _contexto(d, ctx),  # type: ignore[misc]
+                lastmod=w3c(d.data),
             )
         )
         placar = next((f for f in d.fontes if f.caminho.endswith("/placar.json")), None)

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from site_builder import debates, jsonld, projecao
-from site_builder.artifact import Artifact, raw, url_of
+from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo
@@ -68,6 +68,12 @@ def _check_key(check: ChecagemResumo, ctx: SiteContext) -> str:
     return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}"
 
 
+def check_lastmod(check: ChecagemResumo) -> str | None:
+    """When a check last changed: its latest correction, else its publication."""
+    when = check.atualizado_em or check.publicado_em
+    return w3c(when) if when else None
+
+
 def _page_keys(pages: list[Pagina]) -> list[str]:
     return ["|".join((p.url, p.titulo, p.descricao, str(p.ordem))) for p in pages]
 
@@ -80,6 +86,7 @@ def _section_page(
     trilha: list[tuple[str, str]],
     extra: Callable[[], dict[str, Any]],
     extra_keys: list[str],
+    lastmod: str | None = None,
 ) -> Artifact:
     intro = ctx.secoes[secao]
     url = url_of(path)
@@ -97,7 +104,9 @@ def _section_page(
         data.update(extra())
         return data
 
-    return Artifact(path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.fonte)
+    return Artifact(
+        path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.fonte, lastmod=lastmod
+    )
 
 
 def plan(ctx: SiteContext) -> list[Artifact]:
@@ -108,6 +117,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
 
     def summaries(items: list[ChecagemResumo]) -> list[dict[str, Any]]:
         return [_check_summary(c, ctx) for c in items]
+
+    checks_lastmod = latest(check_lastmod(c) for c in checks)
 
     artifacts = [
         _section_page(
@@ -126,6 +137,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             + _page_keys(ctx.metodologia)
             + projecao.headline_keys(ctx)
             + debates.home_keys(ctx),
+            latest([checks_lastmod, projecao.section_lastmod(ctx), debates.section_lastmod(ctx)]),
         ),
         _section_page(
             ctx,
@@ -135,6 +147,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             [*home, ("Projeção", "/projecao/")],
             lambda: projecao.section_context(ctx),
             projecao.headline_keys(ctx),
+            projecao.section_lastmod(ctx),
         ),
         _section_page(
             ctx,
@@ -144,6 +157,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             [*home, ("Debates", "/debates/")],
             lambda: debates.section_context(ctx),
             debates.section_keys(ctx),
+            debates.section_lastmod(ctx),
         ),
         _section_page(
             ctx,
@@ -157,6 +171,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "corrections_url": CORRECTIONS_URL,
             },
             [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
+            checks_lastmod,
         ),
         _section_page(
             ctx,
@@ -189,9 +204,15 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             sitemap=False,
         )
     )
-    pages = [a.url for a in artifacts if a.sitemap]
+    pages = [(a.url, a.lastmod) for a in artifacts if a.sitemap]
     artifacts.append(
-        Artifact("sitemap.xml", "sitemap.xml", fingerprint(*pages), lambda: {"urls": pages}, sitemap=False)
+        Artifact(
+            "sitemap.xml",
+            "sitemap.xml",
+            fingerprint(*(f"{url}|{lastmod}" for url, lastmod in pages)),
+            lambda: {"urls": pages},
+            sitemap=False,
+        )
     )
     artifacts.append(Artifact("robots.txt", "robots.txt", fingerprint(), dict, sitemap=False))
     return artifacts
@@ -211,6 +232,7 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
             "jsonld": jsonld.webpage(ctx.config, page.url, page.titulo, page.descricao, trilha),
         },
         page.fonte,
+        lastmod=w3c(page.atualizado_em) if page.atualizado_em else None,
     )
 
 
@@ -275,6 +297,7 @@ def _check_page(
         fingerprint(fonte.sha256, key, str(policy), *own_copies),
         partial(_check_context, ctx, summary, copias, policy),
         fonte,
+        lastmod=check_lastmod(summary),
     )
 
 
@@ -362,6 +385,7 @@ def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
                 "demonstracao": any(c.demonstracao for c in candidates),
                 "jsonld": jsonld.webpage(ctx.config, CANDIDATES_URL, titulo, descricao, trilha),
             },
+            lastmod=latest(check_lastmod(c) for c in ctx.checagens),
         )
     )
     return artifacts
@@ -388,6 +412,7 @@ def _candidate_page(
             "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
             "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
         },
+        lastmod=latest(check_lastmod(c) for c in checks),
     )
 
 
@@ -424,6 +449,7 @@ def _corrections_page(ctx: SiteContext) -> Artifact:
             "demonstracao": any(_check_summary(c, ctx)["demonstracao"] for _, c in items),
             "jsonld": jsonld.webpage(ctx.config, CORRECTIONS_URL, titulo, descricao, trilha),
         },
+        lastmod=latest(w3c(correcao.data) for correcao, _ in items),
     )
 
 

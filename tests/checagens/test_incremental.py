@@ -44,6 +44,7 @@ def test_correcao_atualiza_listas_feed_e_candidato(site: Path, tmp_path: Path) -
         "checagens/feed.xml",
         "checagens/index.html",
         "index.html",
+        "sitemap.xml",  # the check's lastmod is its correction
     ]
     assert "Nova fonte." in (out / "checagens/correcoes/index.html").read_text(encoding="utf-8")
 

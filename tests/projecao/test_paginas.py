@@ -263,6 +263,7 @@ def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) ->
         "index.html",
         "projecao/index.html",
         "api/projecao/index.json",
+        "sitemap.xml",  # the race's lastmod is its latest reading
     }
     assert set(report.renderizados) == expected
     assert "Atualizado em 25 de outubro de 2026, 17:30:00" in text((out / RUNOFF).read_text(encoding="utf-8"))
@@ -271,6 +272,7 @@ def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) ->
         "api/projecao/index.json",
         "index.html",
         "projecao/index.html",
+        "sitemap.xml",
     ]
     again = build_site(project, out, strict=True)
     assert again.renderizados == [] and again.escritos == []
