@@ -104,6 +104,7 @@ def _read_check(
         c = regras.resumo(lida.checagem)
         entry.update(zip(ChecagemResumo._fields[:8], c[:8], strict=True))
         entry["arquivos"] = _SEP.join(c.arquivos)
+        entry["tema"] = c.tema
         for i, correcao in enumerate(c.correcoes):
             entry[f"correcao{i}"], entry[f"explicacao{i}"] = correcao
     return entry
@@ -126,6 +127,7 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
         tuple(correcoes),
         tuple(arquivos.split(_SEP)) if arquivos else (),
         fonte,
+        entry.get("tema", ""),
     )
 
 

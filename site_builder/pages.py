@@ -65,7 +65,7 @@ def _check_key(check: ChecagemResumo, ctx: SiteContext) -> str:
     candidato = ctx.candidatos[check.candidato].fonte.sha256
     published = check.publicado_em.timestamp() if check.publicado_em else 0
     updated = check.atualizado_em.timestamp() if check.atualizado_em else 0
-    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}"
+    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}|{check.tema}"
 
 
 def check_lastmod(check: ChecagemResumo) -> str | None:
@@ -169,6 +169,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "checagens": summaries(checks),
                 "candidatos": sorted(ctx.candidatos.values(), key=lambda c: c.nome),
                 "corrections_url": CORRECTIONS_URL,
+                "filtros": check_filters(ctx, ""),
             },
             [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
             checks_lastmod,
@@ -193,6 +194,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     ]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
     artifacts += _candidate_pages(ctx, keys)
+    artifacts += _filter_pages(ctx, keys)
     artifacts.append(_corrections_page(ctx))
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(
@@ -411,6 +413,72 @@ def _candidate_page(
             "checagens": [_check_summary(c, ctx) for c in checks],
             "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
             "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
+        },
+        lastmod=latest(check_lastmod(c) for c in checks),
+    )
+
+
+def _verdict_url(codigo: str) -> str:
+    return f"/checagens/veredito/{codigo.replace('_', '-')}/"
+
+
+def _theme_url(tema: str) -> str:
+    return f"/checagens/tema/{tema}/"
+
+
+def check_filters(ctx: SiteContext, atual: str) -> dict[str, list[dict[str, Any]]]:
+    """Links that filter the checks list (pre-built pages, no JavaScript): by candidate (their
+    page), by verdict and by theme; only filters with checks; `atual` is the current page's URL."""
+
+    def item(rotulo: str, url: str, n: int) -> dict[str, Any]:
+        return {"rotulo": rotulo, "url": url, "n": n, "atual": url == atual}
+
+    por_candidato = [sum(1 for c in ctx.checagens if c.candidato == k) for k in ctx.candidatos]
+    candidatos = sorted(zip(ctx.candidatos.values(), por_candidato, strict=True), key=lambda p: p[0].nome)
+    return {
+        "candidato": [item(c.nome, c.url, n) for c, n in candidatos if n],
+        "veredito": [
+            item(v.rotulo, _verdict_url(v.codigo), n) for v, n in verdict_counts(ctx.checagens) if n
+        ],
+        "tema": [
+            item(rotulo, _theme_url(tema), n)
+            for tema, rotulo in regras.TEMAS.items()
+            if (n := sum(1 for c in ctx.checagens if c.tema == tema))
+        ],
+    }
+
+
+def _filter_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
+    """One page per verdict and per theme that has checks (candidates have their own pages)."""
+    all_keys = [*keys, *(f"{c.id}|{c.nome}|{c.url}" for c in ctx.candidatos.values())]
+    groups = [
+        (VEREDITOS[v].rotulo, _verdict_url(v), [c for c in ctx.checagens if c.veredito == v])
+        for v in VEREDITOS
+    ]
+    groups += [
+        (rotulo, _theme_url(t), [c for c in ctx.checagens if c.tema == t])
+        for t, rotulo in regras.TEMAS.items()
+    ]
+    return [_filter_page(ctx, rotulo, url, chosen, all_keys) for rotulo, url, chosen in groups if chosen]
+
+
+def _filter_page(
+    ctx: SiteContext, rotulo: str, url: str, checks: list[ChecagemResumo], all_keys: list[str]
+) -> Artifact:
+    titulo = f"Checagens: {rotulo}"
+    descricao = f"As checagens publicadas com o filtro “{rotulo}”."
+    trilha = [("Início", "/"), ("Checagens", "/checagens/"), (rotulo, url)]
+    return Artifact(
+        url.lstrip("/") + "index.html",
+        "checagens_filtro.html",
+        fingerprint(url, *all_keys),  # the filter links show every filter's count
+        lambda: {
+            "titulo": titulo,
+            "descricao": descricao,
+            "trilha": trilha,
+            "checagens": [_check_summary(c, ctx) for c in checks],
+            "filtros": check_filters(ctx, url),
+            "jsonld": jsonld.webpage(ctx.config, url, titulo, descricao, trilha),
         },
         lastmod=latest(check_lastmod(c) for c in checks),
     )

@@ -92,6 +92,7 @@ class Checagem:
     ocorrencias: tuple[Ocorrencia, ...] = ()
     historico: tuple[EventoHistorico, ...] = ()
     correcoes: tuple[Correcao, ...] = ()
+    tema: str = ""  # a key of regras.TEMAS, or "" (optional)
 
     @property
     def url(self) -> str:
@@ -119,6 +120,7 @@ class ChecagemResumo(NamedTuple):
     correcoes: tuple[Correcao, ...]
     arquivos: tuple[str, ...]  # archived copies of its occurrences
     fonte: Fonte | None  # None in the cache; set from the file's checksum on every build
+    tema: str = ""  # a key of regras.TEMAS, or "" (optional)
 
     @property
     def url(self) -> str:
