@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import datetime as dt
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,11 +21,26 @@ class Artifact:
     markdown: Fonte | None = None  # its body is converted in the parallel phase, passed as `corpo_html`
     sitemap: bool = True  # listed in sitemap.xml (HTML pages only)
     data: Callable[[], bytes] | None = None  # raw bytes published as they are (no template): see `raw`
+    # When what the page shows last changed, for sitemap.xml (W3C format); None for pages whose
+    # content carries no date (methodology texts): no date is better than an invented one.
+    lastmod: str | None = None
 
     @property
     def url(self) -> str:
         """Root-relative URL the artifact is served at."""
         return url_of(self.path)
+
+
+def w3c(value: dt.datetime | dt.date) -> str:
+    """`2026-10-25T20:20:00Z` (a moment, in UTC) or `2026-10-15` (a day), as sitemaps write them."""
+    if isinstance(value, dt.datetime):
+        return value.astimezone(dt.UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+    return value.isoformat()
+
+
+def latest(values: Iterable[str | None]) -> str | None:
+    """The most recent of some `w3c` dates (a day sorts before the moments of that day)."""
+    return max((v for v in values if v), default=None)
 
 
 def url_of(path: str) -> str:

@@ -43,6 +43,10 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
     if not isinstance(ordem, int):
         reader.erros.append(f"{fonte.caminho}: ordem: deve ser um número inteiro")
         ordem = 100
+    atualizado = meta.get("atualizado_em")
+    if atualizado is not None and not isinstance(atualizado, dt.date):
+        reader.erros.append(f"{fonte.caminho}: atualizado_em: use uma data, como 2026-10-20")
+        atualizado = None
     return Pagina(
         secao=secao,
         slug=slug,
@@ -50,6 +54,7 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
         descricao=reader.text_field(meta, "descricao", fonte),
         ordem=ordem,
         fonte=fonte,
+        atualizado_em=atualizado,
     )
 
 
@@ -99,6 +104,7 @@ def _read_check(
         c = regras.resumo(lida.checagem)
         entry.update(zip(ChecagemResumo._fields[:8], c[:8], strict=True))
         entry["arquivos"] = _SEP.join(c.arquivos)
+        entry["tema"] = c.tema
         for i, correcao in enumerate(c.correcoes):
             entry[f"correcao{i}"], entry[f"explicacao{i}"] = correcao
     return entry
@@ -121,6 +127,7 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
         tuple(correcoes),
         tuple(arquivos.split(_SEP)) if arquivos else (),
         fonte,
+        entry.get("tema", ""),
     )
 
 

@@ -21,8 +21,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from site_builder import jsonld
-from site_builder.artifact import Artifact, raw
+from site_builder import ao_vivo, cores, jsonld, share_image
+from site_builder.artifact import Artifact, raw, w3c
 from site_builder.br_format import plural
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
@@ -231,7 +231,7 @@ def _numero(valor: float | None, casas: int = 1) -> str:
     return f"{valor:.{casas}f}".replace(".", ",")
 
 
-def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, Any]:
+def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any], cor: Mapping[str, str]) -> dict[str, Any]:
     colunas = leitura["colunas"]
     linhas = []
     for c in placar.get("candidatos", []):
@@ -241,7 +241,9 @@ def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, 
             sem = bool(m.get("sem_dados"))
             metricas.append(
                 {
+                    "id": coluna["metrica"],
                     "nome": coluna["nome"],
+                    "valores": (json.dumps(m.get("nota")), json.dumps(m.get("peso_efetivo"))),
                     "nota": _numero(m.get("nota")),
                     "sem_dados": sem,
                     "peso": _numero(m.get("peso_efetivo"), 0) + "%" if not sem else "fora da conta",
@@ -251,7 +253,10 @@ def _tabela(placar: Mapping[str, Any], leitura: Mapping[str, Any]) -> dict[str, 
             {
                 "id": c["id"],
                 "nome": c["nome"],
+                "cor": cor.get(c["id"]),  # the candidate file's colour, as on every page
                 "nota": _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
+                # the stored values, for the live page's script (json, as the browser reads them)
+                "valores": {k: json.dumps(c.get(k)) for k in ("nota", "turnos_avaliados", "tempo_fala_s")},
                 "metricas": metricas,
                 "turnos": c.get("turnos_avaliados", 0),
                 "tempo": _tempo(float(c.get("tempo_fala_s", 0))),
@@ -381,6 +386,7 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
         return base
     e = d.etapas
     nomes = {c["id"]: c["nome"] for c in e["placar.json"].get("candidatos", [])}
+    cor = {c.id: c.cor for c in ctx.candidatos.values()}
     revisadas = e["checagens-revisadas.json"]["checagens"]
     estado = e["estado.json"]
     pagina = e["pagina.json"]
@@ -390,8 +396,8 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
     base.update(
         {
             "manchete": leituras["v2"]["manchete"],
-            "placar": _tabela(e["placar.json"], leituras["v2"]),
-            "placar_v1": _tabela(v1, leituras["v1"]) if v1 else None,
+            "placar": _tabela(e["placar.json"], leituras["v2"], cor),
+            "placar_v1": _tabela(v1, leituras["v1"], cor) if v1 else None,
             "manchete_v1": leituras["v1"]["manchete"] if v1 else None,
             "mudancas": pagina["mudancas"],
             "turnos": _turnos_view(d, nomes),
@@ -404,6 +410,10 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "em_andamento": estado.get("turno_em_andamento"),
             "vozes_ia": [p for p in papeis if p.get("origem") == "ia"],
             "placar_json": f"{d.url}placar.json",
+            "imagem_compartilhar": f"{d.url}{share_image.FILE_NAME}",
+            "ao_vivo": None
+            if estado.get("encerrado")
+            else ao_vivo.debate_hooks(f"{d.url}placar.json", e["placar.json"].get("manchete")),
         }
     )
     return base
@@ -418,6 +428,36 @@ def _chave(d: DebatePagina) -> str:
 def section_keys(ctx: SiteContext) -> list[str]:
     """Fingerprint parts of the /debates/ listing."""
     return [_chave(d) for d in ctx.debates]
+
+
+def _ao_vivo(d: DebatePagina) -> bool:
+    return d.processado and not d.etapas["estado.json"].get("encerrado")
+
+
+def home_card(ctx: SiteContext) -> dict[str, Any] | None:
+    """The debate the home page shows: one on air if any, else the most recent; None without debates."""
+    if not ctx.debates:
+        return None
+    d = max(ctx.debates, key=lambda d: (_ao_vivo(d), d.data, d.url))
+    manchete = d.etapas["pagina.json"]["leituras"][0]["manchete"] if d.processado else None
+    return {
+        "url": d.url,
+        "titulo": d.titulo,
+        "data": _data(d.data),
+        "ao_vivo": _ao_vivo(d),
+        "demonstracao": d.demonstracao,
+        "manchete": manchete or "Aguardando o primeiro ciclo de avaliação.",
+    }
+
+
+def home_keys(ctx: SiteContext) -> list[str]:
+    """Fingerprint parts of the home page's debate card."""
+    return [f"{_chave(d)}|{_ao_vivo(d)}" for d in ctx.debates]
+
+
+def section_lastmod(ctx: SiteContext) -> str | None:
+    """The day of the most recent debate (the listing shows every debate)."""
+    return max((w3c(d.data) for d in ctx.debates), default=None)
 
 
 def section_context(ctx: SiteContext) -> dict[str, Any]:
@@ -439,20 +479,43 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     return {"debates": itens, "aviso_ia": AVISO_IA, "metodo_url": METODO_URL}
 
 
+def share_card(ctx: SiteContext, d: DebatePagina) -> share_image.Cartao:
+    """What a debate's share image shows: the headline and each candidate's score."""
+    placar = d.etapas["placar.json"]
+    manchete = d.etapas["pagina.json"]["leituras"][0]["manchete"]
+    linhas = tuple(
+        share_image.Linha(
+            c["nome"],
+            _numero(c.get("nota")) if c.get("nota") is not None else "sem nota",
+            "nota de 0 a 100 · " + plural(c.get("turnos_avaliados", 0), "turno avaliado", "turnos avaliados"),
+            ctx.candidatos[c["id"]].cor if c["id"] in ctx.candidatos else cores.SEM_ARQUIVO,
+        )
+        for c in placar.get("candidatos", [])[:3]
+    )
+    encerrado = bool(d.etapas["estado.json"].get("encerrado"))
+    situacao = "debate encerrado" if encerrado else "ao vivo"
+    rodape = f"{_data(d.data)} · {situacao} · notas geradas por IA, com fontes na página"
+    return share_image.Cartao(ctx.config.titulo, d.titulo, manchete, linhas, rodape, d.demonstracao)
+
+
 def plan(ctx: SiteContext) -> list[Artifact]:
     """The page of every debate, and its scoreboard JSON for reuse."""
     artifacts = []
     for d in ctx.debates:
         chave = [f"{f.caminho}:{f.sha256}" for f in d.fontes]
+        chave += [f"{c.id}:{c.cor}" for c in ctx.candidatos.values()]  # colours on the scoreboard
         artifacts.append(
             Artifact(
                 f"{d.url.lstrip('/')}index.html",
                 "debate.html",
                 fingerprint(*chave),
                 lambda d=d: _contexto(d, ctx),  # type: ignore[misc]
+                lastmod=w3c(d.data),
             )
         )
         placar = next((f for f in d.fontes if f.caminho.endswith("/placar.json")), None)
+        if placar is not None and d.processado:
+            artifacts.append(share_image.artifact(f"{d.url}{share_image.FILE_NAME}", share_card(ctx, d)))
         if placar is not None:
             artifacts.append(
                 raw(f"{d.url.lstrip('/')}placar.json", placar.sha256, lambda d=d: d.placar_bytes)  # type: ignore[misc]

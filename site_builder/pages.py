@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import quote
 
 from site_builder import debates, jsonld, projecao
-from site_builder.artifact import Artifact, raw, url_of
+from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo
@@ -65,7 +65,13 @@ def _check_key(check: ChecagemResumo, ctx: SiteContext) -> str:
     candidato = ctx.candidatos[check.candidato].fonte.sha256
     published = check.publicado_em.timestamp() if check.publicado_em else 0
     updated = check.atualizado_em.timestamp() if check.atualizado_em else 0
-    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}"
+    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}|{check.tema}"
+
+
+def check_lastmod(check: ChecagemResumo) -> str | None:
+    """When a check last changed: its latest correction, else its publication."""
+    when = check.atualizado_em or check.publicado_em
+    return w3c(when) if when else None
 
 
 def _page_keys(pages: list[Pagina]) -> list[str]:
@@ -80,6 +86,7 @@ def _section_page(
     trilha: list[tuple[str, str]],
     extra: Callable[[], dict[str, Any]],
     extra_keys: list[str],
+    lastmod: str | None = None,
 ) -> Artifact:
     intro = ctx.secoes[secao]
     url = url_of(path)
@@ -97,7 +104,9 @@ def _section_page(
         data.update(extra())
         return data
 
-    return Artifact(path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.fonte)
+    return Artifact(
+        path, template, fingerprint(intro.fonte.sha256, *extra_keys), context, intro.fonte, lastmod=lastmod
+    )
 
 
 def plan(ctx: SiteContext) -> list[Artifact]:
@@ -108,6 +117,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
 
     def summaries(items: list[ChecagemResumo]) -> list[dict[str, Any]]:
         return [_check_summary(c, ctx) for c in items]
+
+    checks_lastmod = latest(check_lastmod(c) for c in checks)
 
     artifacts = [
         _section_page(
@@ -120,8 +131,13 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "checagens": summaries(checks[:HOME_CHECKS]),
                 "metodologia": ctx.metodologia,
                 "projecao": projecao.headlines(ctx),
+                "debate": debates.home_card(ctx),
             },
-            keys[:HOME_CHECKS] + _page_keys(ctx.metodologia) + projecao.headline_keys(ctx),
+            keys[:HOME_CHECKS]
+            + _page_keys(ctx.metodologia)
+            + projecao.headline_keys(ctx)
+            + debates.home_keys(ctx),
+            latest([checks_lastmod, projecao.section_lastmod(ctx), debates.section_lastmod(ctx)]),
         ),
         _section_page(
             ctx,
@@ -131,6 +147,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             [*home, ("Projeção", "/projecao/")],
             lambda: projecao.section_context(ctx),
             projecao.headline_keys(ctx),
+            projecao.section_lastmod(ctx),
         ),
         _section_page(
             ctx,
@@ -140,6 +157,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             [*home, ("Debates", "/debates/")],
             lambda: debates.section_context(ctx),
             debates.section_keys(ctx),
+            debates.section_lastmod(ctx),
         ),
         _section_page(
             ctx,
@@ -151,8 +169,10 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "checagens": summaries(checks),
                 "candidatos": sorted(ctx.candidatos.values(), key=lambda c: c.nome),
                 "corrections_url": CORRECTIONS_URL,
+                "filtros": check_filters(ctx, ""),
             },
             [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
+            checks_lastmod,
         ),
         _section_page(
             ctx,
@@ -174,6 +194,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     ]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
     artifacts += _candidate_pages(ctx, keys)
+    artifacts += _filter_pages(ctx, keys)
     artifacts.append(_corrections_page(ctx))
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(
@@ -185,9 +206,15 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             sitemap=False,
         )
     )
-    pages = [a.url for a in artifacts if a.sitemap]
+    pages = [(a.url, a.lastmod) for a in artifacts if a.sitemap]
     artifacts.append(
-        Artifact("sitemap.xml", "sitemap.xml", fingerprint(*pages), lambda: {"urls": pages}, sitemap=False)
+        Artifact(
+            "sitemap.xml",
+            "sitemap.xml",
+            fingerprint(*(f"{url}|{lastmod}" for url, lastmod in pages)),
+            lambda: {"urls": pages},
+            sitemap=False,
+        )
     )
     artifacts.append(Artifact("robots.txt", "robots.txt", fingerprint(), dict, sitemap=False))
     return artifacts
@@ -207,6 +234,7 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
             "jsonld": jsonld.webpage(ctx.config, page.url, page.titulo, page.descricao, trilha),
         },
         page.fonte,
+        lastmod=w3c(page.atualizado_em) if page.atualizado_em else None,
     )
 
 
@@ -271,6 +299,7 @@ def _check_page(
         fingerprint(fonte.sha256, key, str(policy), *own_copies),
         partial(_check_context, ctx, summary, copias, policy),
         fonte,
+        lastmod=check_lastmod(summary),
     )
 
 
@@ -358,6 +387,7 @@ def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
                 "demonstracao": any(c.demonstracao for c in candidates),
                 "jsonld": jsonld.webpage(ctx.config, CANDIDATES_URL, titulo, descricao, trilha),
             },
+            lastmod=latest(check_lastmod(c) for c in ctx.checagens),
         )
     )
     return artifacts
@@ -384,6 +414,73 @@ def _candidate_page(
             "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
             "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
         },
+        lastmod=latest(check_lastmod(c) for c in checks),
+    )
+
+
+def _verdict_url(codigo: str) -> str:
+    return f"/checagens/veredito/{codigo.replace('_', '-')}/"
+
+
+def _theme_url(tema: str) -> str:
+    return f"/checagens/tema/{tema}/"
+
+
+def check_filters(ctx: SiteContext, atual: str) -> dict[str, list[dict[str, Any]]]:
+    """Links that filter the checks list (pre-built pages, no JavaScript): by candidate (their
+    page), by verdict and by theme; only filters with checks; `atual` is the current page's URL."""
+
+    def item(rotulo: str, url: str, n: int) -> dict[str, Any]:
+        return {"rotulo": rotulo, "url": url, "n": n, "atual": url == atual}
+
+    por_candidato = [sum(1 for c in ctx.checagens if c.candidato == k) for k in ctx.candidatos]
+    candidatos = sorted(zip(ctx.candidatos.values(), por_candidato, strict=True), key=lambda p: p[0].nome)
+    return {
+        "candidato": [item(c.nome, c.url, n) for c, n in candidatos if n],
+        "veredito": [
+            item(v.rotulo, _verdict_url(v.codigo), n) for v, n in verdict_counts(ctx.checagens) if n
+        ],
+        "tema": [
+            item(rotulo, _theme_url(tema), n)
+            for tema, rotulo in regras.TEMAS.items()
+            if (n := sum(1 for c in ctx.checagens if c.tema == tema))
+        ],
+    }
+
+
+def _filter_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
+    """One page per verdict and per theme that has checks (candidates have their own pages)."""
+    all_keys = [*keys, *(f"{c.id}|{c.nome}|{c.url}" for c in ctx.candidatos.values())]
+    groups = [
+        (VEREDITOS[v].rotulo, _verdict_url(v), [c for c in ctx.checagens if c.veredito == v])
+        for v in VEREDITOS
+    ]
+    groups += [
+        (rotulo, _theme_url(t), [c for c in ctx.checagens if c.tema == t])
+        for t, rotulo in regras.TEMAS.items()
+    ]
+    return [_filter_page(ctx, rotulo, url, chosen, all_keys) for rotulo, url, chosen in groups if chosen]
+
+
+def _filter_page(
+    ctx: SiteContext, rotulo: str, url: str, checks: list[ChecagemResumo], all_keys: list[str]
+) -> Artifact:
+    titulo = f"Checagens: {rotulo}"
+    descricao = f"As checagens publicadas com o filtro “{rotulo}”."
+    trilha = [("Início", "/"), ("Checagens", "/checagens/"), (rotulo, url)]
+    return Artifact(
+        url.lstrip("/") + "index.html",
+        "checagens_filtro.html",
+        fingerprint(url, *all_keys),  # the filter links show every filter's count
+        lambda: {
+            "titulo": titulo,
+            "descricao": descricao,
+            "trilha": trilha,
+            "checagens": [_check_summary(c, ctx) for c in checks],
+            "filtros": check_filters(ctx, url),
+            "jsonld": jsonld.webpage(ctx.config, url, titulo, descricao, trilha),
+        },
+        lastmod=latest(check_lastmod(c) for c in checks),
     )
 
 
@@ -420,6 +517,7 @@ def _corrections_page(ctx: SiteContext) -> Artifact:
             "demonstracao": any(_check_summary(c, ctx)["demonstracao"] for _, c in items),
             "jsonld": jsonld.webpage(ctx.config, CORRECTIONS_URL, titulo, descricao, trilha),
         },
+        lastmod=latest(w3c(correcao.data) for correcao, _ in items),
     )
 
 

@@ -36,8 +36,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-from site_builder import jsonld, projecao_view
-from site_builder.artifact import Artifact, raw
+from site_builder import cores, jsonld, projecao_view, share_image
+from site_builder.artifact import Artifact, raw, w3c
 from site_builder.conteudo.registros import Fonte
 from site_builder.errors import BuildError
 from site_builder.projecao_dados import (
@@ -347,6 +347,11 @@ def race_key(corrida: Corrida) -> str:
     )
 
 
+def section_lastmod(ctx: SiteContext) -> str | None:
+    """When the newest reading of any race was taken (the listings show every race's latest)."""
+    return max((w3c(c.ultima.hora) for c in ctx.projecoes), default=None)
+
+
 def headline_keys(ctx: SiteContext) -> list[str]:
     """Checksum inputs of the listings that show each race's headline (home, section, API index)."""
     keys = []
@@ -366,6 +371,7 @@ def _page(
     build: Callable[[], dict[str, Any]],
     *,
     sitemap: bool = True,
+    lastmod: str | None = None,
 ) -> Artifact:
     def context() -> dict[str, Any]:
         data = build()
@@ -373,12 +379,14 @@ def _page(
         data["jsonld"] = jsonld.webpage(ctx.config, trilha[-1][1], data["titulo"], data["descricao"], trilha)
         return data
 
-    return Artifact(path, template, key, context, sitemap=sitemap)
+    return Artifact(path, template, key, context, sitemap=sitemap, lastmod=lastmod)
 
 
 def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> list[Artifact]:
     fp = fingerprint
-    key = race_key(corrida)
+    # a candidate file's colour shows on the race's pages and share image
+    colour = cores.colour_by_name(ctx.candidatos.values())
+    key = fingerprint(race_key(corrida), *(f"{nome}:{cor}" for nome, cor in sorted(colour.items())))
     trilha = [("Início", "/"), ("Projeção", SECTION_URL), (corrida.nome_cargo, corrida.url)]
     historico = [*trilha, ("Histórico", corrida.historico_url)]
     latest = corrida.ultima
@@ -390,6 +398,7 @@ def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> li
             fp(key, *others),
             trilha,
             lambda: projecao_view.race_page(ctx, corrida),
+            lastmod=w3c(latest.hora),
         ),
         _page(
             ctx,
@@ -398,12 +407,14 @@ def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> li
             fp(key),
             historico,
             lambda: projecao_view.history_page(ctx, corrida),
+            lastmod=w3c(latest.hora),
         ),
         raw(
             corrida.api_url.lstrip("/"),
             latest.saida_sha256,
             _bytes_of(corrida.raiz, f"{corrida.dados}/{latest.nome}/{SAIDA}"),
         ),
+        share_image.artifact(projecao_view.share_url(corrida), projecao_view.share_card(ctx, corrida)),
     ]
     previous: Captura | None = None
     for captura in corrida.capturas:

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from site_builder import br_format, svg_chart
+from site_builder import ao_vivo, br_format, cores, share_image, svg_chart
 from site_builder.overtake import what_it_takes
 from site_builder.projecao_dados import (
     SECTION_URL,
@@ -29,7 +29,8 @@ if TYPE_CHECKING:
 
 METHOD_URL = "/metodologia/projecao/"
 HISTORY_ON_PAGE = 10
-COLOURS = ("#0b4f9c", "#a33b00")  # the two leading candidates in the chart (>= 4.5:1 on white)
+SHARE_LINES = 3  # candidates on the share image
+COLOURS = ("#0b4f9c", "#a33b00")  # leading candidates without a candidate file (>= 4.5:1 on white)
 AVISO = (
     "Esta projeção é independente, feita por este site só com os arquivos oficiais de apuração do TSE. "
     "Ela não é o resultado oficial: o resultado que vale é o divulgado pelo TSE."
@@ -117,10 +118,11 @@ def unmet(leitura: Leitura) -> list[str]:
     return texts
 
 
-def _candidate(c: CandidatoProjetado) -> dict[str, Any]:
+def _candidate(c: CandidatoProjetado, colour: dict[str, str]) -> dict[str, Any]:
     return {
         "numero": c.numero,
         "nome": c.nome,
+        "cor": colour.get(c.nome),  # only candidates with a candidate file have a colour
         "pct": _pct(c.pct),
         "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa)),
         "minimo": _pct(c.intervalo[0]),
@@ -180,31 +182,19 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
     """The projection of one publishable reading as the page shows it."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
     shown = ranked if len(ranked) <= 4 else ranked[:4]
-    margem = abs(leitura.margem) if leitura.margem is not None else None
-    faixa_margem = br_format.decimal(leitura.faixa_margem)
-    if leitura.tendencia is not None:
-        tendencia = f"Tendência: {_name(leitura, leitura.tendencia)}"
-        explicacao = (
-            f"A margem projetada ({br_format.pontos(margem or 0.0)}) é maior que a faixa de erro da margem "
-            f"(±{faixa_margem}). É uma leitura estatística, sujeita à faixa de erro; não é vitória declarada."
-        )
-    else:
-        tendencia = "Indefinido"
-        explicacao = (
-            f"A margem projetada ({br_format.pontos(margem or 0.0)}) não é maior que a faixa de erro da "
-            f"margem (±{faixa_margem}), então o site não aponta tendência, mesmo com um candidato à frente."
-        )
+    margem = abs(leitura.margem) if leitura.margem is not None else 0.0
     rotulo, faixa_confianca = CONFIANCA.get(leitura.confianca, (leitura.confianca, ""))
     correcao = correction_text(leitura)
     outros = len(ranked) - len(shown)
     return {
         "quando": _when(ctx, captura),
         "apurado": _pct(leitura.apurado_pct),
-        "candidatos": [_candidate(c) for c in shown],
+        "candidatos": [_candidate(c, cores.colour_by_name(ctx.candidatos.values())) for c in shown],
         "outros": outros,
-        "tendencia": tendencia,
+        "tendencia_nome": _name(leitura, leitura.tendencia) if leitura.tendencia is not None else None,
         "tendencia_numero": leitura.tendencia,
-        "tendencia_explicacao": explicacao,
+        "margem": Numero(br_format.pontos(margem), repr(margem)),
+        "faixa_margem": Numero(br_format.decimal(leitura.faixa_margem), repr(leitura.faixa_margem)),
         "definido": leitura.definido_matematicamente,
         "definido_nome": _name(leitura, max(leitura.candidatos, key=lambda c: c.votos).numero)
         if leitura.candidatos
@@ -220,7 +210,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
     }
 
 
-def partial_block(leitura: Leitura) -> dict[str, Any]:
+def partial_block(leitura: Leitura, colour: dict[str, str]) -> dict[str, Any]:
     """The official partial (the TSE's own numbers) of one reading."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.votos, c.numero))
     apurado = None
@@ -228,7 +218,7 @@ def partial_block(leitura: Leitura) -> dict[str, Any]:
         apurado = _pct(round(100.0 * leitura.parcial_totalizado / leitura.parcial_eleitorado, 4))
     fonte = leitura.parcial_fonte
     return {
-        "candidatos": [_candidate(c) for c in ranked],
+        "candidatos": [_candidate(c, colour) for c in ranked],
         "validos": _int(leitura.parcial_validos),
         "apurado": apurado,
         "fonte": (f"arquivo {fonte} do TSE" if fonte.endswith(".json") else fonte or "arquivos do TSE"),
@@ -308,9 +298,13 @@ def strata_rows(corrida: Corrida, leitura: Leitura, com_modelo: bool) -> list[di
     return rows
 
 
-def _series(corrida: Corrida, top: list[int], com_projecao: bool) -> list[svg_chart.Serie]:
+def _series(
+    corrida: Corrida, top: list[int], com_projecao: bool, colour: dict[str, str]
+) -> list[svg_chart.Serie]:
     series = []
-    for numero, cor in zip(top, COLOURS, strict=False):
+    for numero, default in zip(top, COLOURS, strict=False):
+        # the candidate file's colour, as on every other page; the chart's own for TSE-only names
+        cor = colour.get(_name(corrida.atual, numero), default)
         pontos = []
         for captura in corrida.capturas:
             r = captura.resumo
@@ -363,7 +357,7 @@ def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> di
     drawn: no projected number, band or trend appears on the page.
     """
     top = [c.numero for c in corrida.atual.principais()]
-    series = _series(corrida, top, com_projecao)
+    series = _series(corrida, top, com_projecao, cores.colour_by_name(ctx.candidatos.values()))
     descricao = _chart_description(corrida, series)
     svg = svg_chart.chart_svg(
         series,
@@ -463,7 +457,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "projecao": projection_block(ctx, atual, corrida.ultima) if publicavel else None,
         "ultima_publicavel": ultima_pub,
         "nao_atendidos": unmet(atual),
-        "parcial": partial_block(atual),
+        "parcial": partial_block(atual, cores.colour_by_name(ctx.candidatos.values())),
         "virada": overtake_block(atual) if publicavel else None,
         "grafico": chart_block(ctx, corrida, com_projecao=publicavel),
         "estratos": strata_rows(corrida, atual, publicavel),
@@ -477,6 +471,13 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
             "sha256": atual.calibracao_sha256,
         },
         "auditoria": audit_commands(ctx, corrida, corrida.ultima, corrida.anterior(corrida.ultima)),
+        "imagem_compartilhar": share_url(corrida),
+        "ao_vivo": ao_vivo.projection_hooks(
+            corrida.api_url,
+            {c.numero: c.nome for c in atual.candidatos},
+            list(atual.nao_atendidos),
+            ctx.config.fuso_horario,
+        ),
     }
 
 
@@ -602,6 +603,10 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "url": corrida.url,
         "titulo": corrida.titulo,
         "texto": texto,
+        # the trend only from a publishable reading (seed: otherwise only the partial is shown)
+        "tendencia": _name(atual, atual.tendencia)
+        if atual.publicavel and atual.tendencia is not None
+        else "indefinido",
         "publicavel": atual.publicavel,
         "demonstracao": corrida.demonstracao,
         "quando": _when(ctx, corrida.ultima),
@@ -609,6 +614,51 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "api_url": corrida.api_url,
         "historico_url": corrida.historico_url,
     }
+
+
+def share_url(corrida: Corrida) -> str:
+    """The race's share image (Open Graph, Twitter card)."""
+    return f"{corrida.url}{share_image.FILE_NAME}"
+
+
+def share_card(ctx: SiteContext, corrida: Corrida) -> share_image.Cartao:
+    """What the race's share image shows: the current projection, or the partial when none is published."""
+    atual = corrida.atual
+    cor = cores.colour_by_name(ctx.candidatos.values())
+    quando = _when(ctx, corrida.ultima)
+    apurado = br_format.pct(atual.apurado_pct)
+    rodape = f"{apurado} apurado · {quando['texto']} (Brasília) · não é o resultado oficial"
+    if atual.publicavel:
+        top = sorted(atual.candidatos, key=lambda c: (-c.pct, c.numero))[:SHARE_LINES]
+        destaque = (
+            f"Tendência: {_name(atual, atual.tendencia)}"
+            if atual.tendencia is not None
+            else "Tendência: indefinido"
+        )
+        linhas = tuple(
+            share_image.Linha(
+                c.nome,
+                br_format.pct(c.pct),
+                f"projeção · faixa de erro ±{br_format.pontos(c.faixa)}",
+                cor.get(c.nome, cores.SEM_ARQUIVO),
+            )
+            for c in top
+        )
+    else:
+        top = sorted(atual.candidatos, key=lambda c: (-c.votos, c.numero))[:SHARE_LINES]
+        destaque = "Projeção não publicada nesta leitura: a parcial oficial do TSE"
+        linhas = tuple(
+            share_image.Linha(
+                c.nome,
+                br_format.pct(c.parcial_pct),
+                f"parcial oficial · {br_format.inteiro(c.votos)} votos",
+                cor.get(c.nome, cores.SEM_ARQUIVO),
+            )
+            for c in top
+        )
+    return share_image.Cartao(
+        ctx.config.titulo, f"Projeção: {corrida.titulo}", destaque, linhas, rodape, corrida.demonstracao
+    )
 
 
 def headlines(ctx: SiteContext) -> list[dict[str, Any]]:

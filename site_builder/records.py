@@ -4,6 +4,7 @@ The records of checks and candidates belong to the content model (`site_builder/
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +28,7 @@ class Pagina:
     descricao: str
     ordem: int
     fonte: Fonte
+    atualizado_em: dt.date | None = None  # optional front matter: the sitemap's lastmod
 
     @property
     def url(self) -> str:

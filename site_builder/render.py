@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import jinja2
 
-from site_builder import csp
+from site_builder import br_format, csp
 from site_builder.assets import Asset
 
 TEMPLATES_DIR = Path("templates")
@@ -54,6 +54,7 @@ def make_environment(
 
     env.globals["asset"] = asset
     env.globals["csp"] = csp.policy()
+    env.globals["plural"] = br_format.plural  # the one pluralization rule of the site
     env.filters["data_extenso"] = lambda value: data_extenso(value, fuso)
     env.filters["iso"] = lambda value: value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     return env

@@ -197,10 +197,13 @@ def chart_svg(series: Sequence[Serie], *, ident: str, titulo: str, descricao: st
     placed = _spread([w for w, _, _, _ in labels], LABEL_GAP, TOP + 6, TOP + plot_h - LABEL_GAP)
     label_x = LEFT + plot_w + 8
     for (_, nome, valor, colour), pos in zip(labels, placed, strict=True):
+        # The candidate's colour marks the label; the text stays dark (a candidate file's colour
+        # is not checked for contrast).
+        out.append(f'<rect x="{label_x}" y="{pos - 10:.1f}" width="4" height="27" fill="{escape(colour)}"/>')
         out.append(
-            f'<text x="{label_x}" y="{pos:.1f}" fill="{escape(colour)}" font-weight="700">'
-            f'<tspan x="{label_x}">{escape(nome)}</tspan>'
-            f'<tspan x="{label_x}" dy="15">{escape(valor)}</tspan></text>'
+            f'<text x="{label_x + 8}" y="{pos:.1f}" fill="#1a1a1a" font-weight="700">'
+            f'<tspan x="{label_x + 8}">{escape(nome)}</tspan>'
+            f'<tspan x="{label_x + 8}" dy="15">{escape(valor)}</tspan></text>'
         )
     out.append("</svg>")
     return Markup("\n".join(out))  # noqa: S704 - every interpolated text is escaped above

@@ -102,6 +102,7 @@ class Checagem:
     ocorrencias: tuple[Ocorrencia, ...] = ()
     historico: tuple[EventoHistorico, ...] = ()
     correcoes: tuple[Correcao, ...] = ()
+    tema: str = ""  # a key of regras.TEMAS, or "" (optional)
 
     @property
     def url(self) -> str:
@@ -129,6 +130,7 @@ class ChecagemResumo(NamedTuple):
     correcoes: tuple[Correcao, ...]
     arquivos: tuple[str, ...]  # archived copies of its occurrences
     fonte: Fonte | None  # None in the cache; set from the file's checksum on every build
+    tema: str = ""  # a key of regras.TEMAS, or "" (optional)
 
     @property
     def url(self) -> str:

@@ -66,7 +66,7 @@ RESULTADOS_CONTESTACAO = {"mantida": "veredito mantido", "corrigida": "checagem 
 # ClaimReview `claimReviewed` must be short (Google: "try to keep this less than 75 characters").
 MAX_AFIRMACAO = 120
 PASTA_COPIAS = "data/redes/"  # archived copies written by `eleicoes redes capturar`
-SLUGS_RESERVADOS = ("correcoes", "candidatos")  # other pages live under /checagens/
+SLUGS_RESERVADOS = ("correcoes", "candidatos", "veredito", "tema")  # other pages live under /checagens/
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COR = re.compile(r"^#[0-9a-fA-F]{6}$")
 SLUG_CAMINHO = re.compile(r"^[A-Za-z0-9._/-]+$")
@@ -77,9 +77,20 @@ TOLERANCIA_FUTURO = dt.timedelta(minutes=10)
 CAMPOS_CHECAGEM = frozenset(
     {
         "id", "slug", "afirmacao", "veredito", "candidato", "status", "autor", "revisor",
-        "publicado_em", "demonstracao", "fontes", "ocorrencias", "historico", "correcoes",
+        "publicado_em", "demonstracao", "fontes", "ocorrencias", "historico", "correcoes", "tema",
     }
 )  # fmt: skip
+# Themes a check may carry (optional `tema`): the checks list can be filtered by them (issue 17).
+TEMAS = {
+    "saude": "Saúde",
+    "educacao": "Educação",
+    "seguranca": "Segurança",
+    "economia": "Economia e contas públicas",
+    "meio-ambiente": "Meio ambiente",
+    "infraestrutura": "Infraestrutura e transporte",
+    "assistencia-social": "Assistência social",
+    "eleicoes": "Eleições",
+}
 CAMPOS_FONTE = frozenset({"url", "titulo", "acessado_em"})
 CAMPOS_OCORRENCIA = frozenset({"url", "plataforma", "data", "arquivo", "alcance"})
 CAMPOS_HISTORICO = frozenset({"tipo", "data", "pessoa", "nota", "resultado"})
@@ -617,6 +628,9 @@ def ler_checagem(
     autor = leitor.texto(meta, "autor", "autor")
     revisor = leitor.texto(meta, "revisor", "revisor", obrigatorio=False)
     publicado_em = leitor.data_hora(meta, "publicado_em", "publicado_em") if "publicado_em" in meta else None
+    tema = leitor.texto(meta, "tema", "tema", obrigatorio=False)
+    if tema and tema not in TEMAS:
+        leitor.erro("tema", f"'{tema}' não existe (use {', '.join(TEMAS)})")
     if not corpo.strip():
         leitor.erro("explicacao", "a explicação (o texto depois do segundo '+++') não pode ficar vazia")
     elif problema := texto_invalido(corpo):
@@ -641,6 +655,7 @@ def ler_checagem(
         ocorrencias=_ocorrencias(leitor, meta),
         historico=_historico(leitor, meta),
         correcoes=_correcoes(leitor, meta),
+        tema=tema if tema in TEMAS else "",
     )
     recusados = {p.campo for p in leitor.problemas}  # one message per field
     identidades = _identidades(checagem, editores, arquivo, recusados) if editores is not None else []
@@ -705,6 +720,7 @@ def resumo(c: Checagem) -> ChecagemResumo:
         c.correcoes,
         tuple(o.arquivo for o in c.ocorrencias),
         None,
+        c.tema,
     )
 
 

@@ -43,7 +43,11 @@ def test_correcao_atualiza_listas_feed_e_candidato(site: Path, tmp_path: Path) -
         "checagens/correcoes/index.html",
         "checagens/feed.xml",
         "checagens/index.html",
+        # the filter pages list the check (and every filter's count)
+        "checagens/veredito/falso/index.html",
+        "checagens/veredito/impreciso/index.html",
         "index.html",
+        "sitemap.xml",  # the check's lastmod is its correction
     ]
     assert "Nova fonte." in (out / "checagens/correcoes/index.html").read_text(encoding="utf-8")
 

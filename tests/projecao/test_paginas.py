@@ -170,9 +170,9 @@ def test_home_and_section_list_the_races(project: Path, built: Path) -> None:
     helena = next(c for c in runoff["candidatos"] if c["numero"] == 13)
     flavio = next(c for c in first_round["candidatos"] if c["numero"] == 22)
     headline = f"Projeção: Helena Prado {br(helena['pct'])}% (±{br(helena['faixa'])} ponto)"
-    assert f"Presidente, 2º turno de 2026 : {headline}" in home
+    assert f"Presidente, 2º turno de 2026 : Tendência: Helena Prado . {headline}" in home
     assert (
-        "1º turno de 2026 : Projeção não publicável agora. "
+        "1º turno de 2026 : Tendência: indefinido . Projeção não publicável agora. "
         f"Parcial oficial: Flavio Bolsonaro {br(flavio['pct'])}%" in home
     )
     assert "Não é o resultado oficial" in home
@@ -257,11 +257,13 @@ def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) ->
         base + "index.html",
         base + "capturas/index.html",
         "api/projecao/6258-presidente.json",
+        base + "compartilhar.png",  # the share image shows the new numbers
         *(f"{base}capturas/{name}/{f}" for f in new_files),
         # listings that show each race's headline, and the sitemap
         "index.html",
         "projecao/index.html",
         "api/projecao/index.json",
+        "sitemap.xml",  # the race's lastmod is its latest reading
     }
     assert set(report.renderizados) == expected
     assert "Atualizado em 25 de outubro de 2026, 17:30:00" in text((out / RUNOFF).read_text(encoding="utf-8"))
@@ -270,6 +272,7 @@ def test_a_new_reading_rerenders_only_its_race(project: Path, tmp_path: Path) ->
         "api/projecao/index.json",
         "index.html",
         "projecao/index.html",
+        "sitemap.xml",
     ]
     again = build_site(project, out, strict=True)
     assert again.renderizados == [] and again.escritos == []

@@ -105,7 +105,8 @@ def test_removed_page_is_deleted(project: Path, tmp_path: Path) -> None:
     build_site(project, out)
     (project / "content/checagens/um.md").unlink()
     report = build_site(project, out)
-    assert report.removidos == ["checagens/afirmacao-um/index.html"]
+    # its page, and the verdict filter page it was the only check of
+    assert report.removidos == ["checagens/afirmacao-um/index.html", "checagens/veredito/falso/index.html"]
     assert not (out / "checagens/afirmacao-um").exists()
     assert "afirmacao-um" not in (out / "checagens/index.html").read_text(encoding="utf-8")
 

@@ -2,6 +2,8 @@
 
 `Navegador.abrir(url, largura, altura)` loads a page at a given viewport and returns its DOM, a PNG
 screenshot and every console error, uncaught exception and failed resource load it reported.
+`Navegador.aba(url, largura, altura)` keeps the page open to evaluate JavaScript in it and to wait
+for a condition (a live page that changes without reloading).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,29 +135,69 @@ class Navegador:
                 raise TimeoutError(method)
             self._events.append(self._read())
 
-    def abrir(self, url: str, largura: int, altura: int, mobile: bool = False) -> Pagina:
-        """Load `url` in a fresh tab at the viewport given; DOM, screenshot and errors."""
+    @contextlib.contextmanager
+    def aba(
+        self, url: str, largura: int, altura: int, mobile: bool = False, javascript: bool = True
+    ) -> Iterator[Aba]:
+        """`url` loaded in a fresh tab at the viewport given, closed on exit."""
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
-        for domain in ("Page", "Runtime", "Log"):
-            self.send(f"{domain}.enable", session=session)
-        self.send(
-            "Emulation.setDeviceMetricsOverride",
-            {"width": largura, "height": altura, "deviceScaleFactor": 1, "mobile": mobile},
-            session,
+        try:
+            for domain in ("Page", "Runtime", "Log"):
+                self.send(f"{domain}.enable", session=session)
+            self.send(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": largura, "height": altura, "deviceScaleFactor": 1, "mobile": mobile},
+                session,
+            )
+            if not javascript:
+                self.send("Emulation.setScriptExecutionDisabled", {"value": True}, session)
+            self._events.clear()
+            self.send("Page.navigate", {"url": url}, session)
+            self._wait_event("Page.loadEventFired")
+            yield Aba(self, session)
+        finally:
+            self.send("Target.closeTarget", {"targetId": target})
+
+    def abrir(self, url: str, largura: int, altura: int, mobile: bool = False) -> Pagina:
+        """Load `url` in a fresh tab at the viewport given; DOM, screenshot and errors."""
+        with self.aba(url, largura, altura, mobile) as aba:
+            dom = aba.avaliar("document.documentElement.outerHTML")
+            shot = self.send("Page.captureScreenshot", {"format": "png"}, aba.session)
+            png = base64.b64decode(shot["data"])
+            return Pagina(dom, png, aba.erros())
+
+
+@dataclass
+class Aba:
+    """One open tab: evaluate JavaScript in it, wait for a condition, read its errors."""
+
+    navegador: Navegador
+    session: str
+
+    def avaliar(self, expressao: str) -> Any:
+        """The value of a JavaScript expression in the page (JSON-compatible values)."""
+        answer = self.navegador.send(
+            "Runtime.evaluate", {"expression": expressao, "returnByValue": True}, self.session
         )
-        self._events.clear()
-        self.send("Page.navigate", {"url": url}, session)
-        self._wait_event("Page.loadEventFired")
-        dom = self.send(
-            "Runtime.evaluate",
-            {"expression": "document.documentElement.outerHTML", "returnByValue": True},
-            session,
-        )["result"]["value"]
-        png = base64.b64decode(self.send("Page.captureScreenshot", {"format": "png"}, session)["data"])
-        erros = [_error_text(e) for e in self._events if _is_error(e)]
-        self.send("Target.closeTarget", {"targetId": target})
-        return Pagina(dom, png, erros)
+        if "exceptionDetails" in answer:
+            raise RuntimeError(f"{expressao}: {answer['exceptionDetails'].get('text')}")
+        return answer["result"].get("value")
+
+    def esperar(self, expressao: str, limite_s: float = 60.0) -> Any:
+        """Evaluate `expressao` until it is truthy (a generous limit: the machine may be loaded)."""
+        deadline = time.monotonic() + limite_s
+        while True:
+            value = self.avaliar(expressao)
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(expressao)
+            time.sleep(0.1)
+
+    def erros(self) -> list[str]:
+        """Console errors, uncaught exceptions and failed loads reported since the page opened."""
+        return [_error_text(e) for e in self.navegador._events if _is_error(e)]
 
 
 def _is_error(event: dict[str, Any]) -> bool:
