@@ -39,6 +39,16 @@ def _num(x: float, casas: int = 2) -> str:
     return f"{x:.{casas}f}".replace(".", ",")
 
 
+# The builder's plural rules (site_builder/br_format.py) are out of the model's reach (standard library
+# only, for auditors), so the page's two wordings are spelled here: singular below two.
+def _pontos(x: float) -> str:
+    return f"{_num(x)} {'ponto' if abs(x) < 2 else 'pontos'}"
+
+
+def _noites(n: int) -> str:
+    return f"{n} {'noite' if n == 1 else 'noites'}"
+
+
 def _cell(row: Row, sinal: str = "±") -> str:
     if row is None:
         return "não publica"
@@ -86,7 +96,7 @@ def _grupos(resumo: dict[str, Any]) -> list[str]:
 
 
 def _lado(erro: float) -> str:
-    return f"{_num(abs(erro))} ponto(s) {'abaixo' if erro < 0 else 'acima'}"
+    return f"{_pontos(abs(erro))} {'abaixo' if erro < 0 else 'acima'}"
 
 
 def _deriva(cal: Calibration, pontos: Sequence[float]) -> str:
@@ -154,7 +164,7 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         *_grupos(resumo),
         "",
         "Validada de forma cruzada (ajustada nas sementes pares e medida nas ímpares, e vice-versa), a pior "
-        f"cobertura foi de {_num(vc_min, 1)}% e houve {vc_err} noite(s) com tendência errada. "
+        f"cobertura foi de {_num(vc_min, 1)}% e houve {_noites(vc_err)} com tendência errada. "
         + (
             "As duas metas (cobertura de pelo menos 85% em cada faixa de 5 pontos e nenhuma "
             "tendência errada) "
@@ -190,8 +200,8 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         'dois: o erro médio visto nos testes e a metade da faixa. Na tela ele aparece como "errou em média, '
         'nos testes, ±X ponto". Junto dele, mostramos o erro médio da parcial bruta no mesmo trecho da '
         f"apuração (campo `erro_medio_esperado.parcial`): "
-        f"{_num(cal.erro_parcial_pp[cal.erro_parcial_grade.index(10.0)])} "
-        "ponto(s) com 10% apurado, pela calibração em vigor.",
+        f"{_pontos(cal.erro_parcial_pp[cal.erro_parcial_grade.index(10.0)])} "
+        "com 10% apurado, pela calibração em vigor.",
         "",
         "### Governador: faixas herdadas, não medidas aqui",
         "",
