@@ -19,6 +19,7 @@ from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError
+from site_builder.markdown_render import MarkdownRenderer
 from site_builder.reader import Reader
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
@@ -93,9 +94,13 @@ def _editores(reader: Reader) -> tuple[Registro, str]:
 
 
 def _read_check(
-    texto: str, fonte: Fonte, completas: dict[str, Checagem], editores: tuple[Registro, str]
+    texto: str,
+    fonte: Fonte,
+    completas: dict[str, Checagem],
+    editores: tuple[Registro, str],
+    renderer: MarkdownRenderer,
 ) -> dict[str, Any]:
-    lida = regras.ler_checagem(texto, fonte, editores[0], dt.datetime.now(dt.UTC))
+    lida = regras.ler_checagem(texto, fonte, editores[0], dt.datetime.now(dt.UTC), renderer.addresses)
     if lida.checagem is not None:
         completas[fonte.caminho] = lida.checagem  # its page will be rendered in this build: no re-read
     entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas)), "editores": editores[1]}
@@ -142,10 +147,11 @@ def _checagens(
     is not published (two-person rule, the same function `validar` applies)."""
     lidas: list[ChecagemResumo] = []
     publicaveis: list[ChecagemResumo] = []
+    renderer = MarkdownRenderer()  # one converter for every file's link rules
     for path in _files(reader.root, "content/checagens", ".md"):
         parsed = reader.parse_fonte(
             path,
-            lambda texto, fonte: _read_check(texto, fonte, completas, editores),
+            lambda texto, fonte: _read_check(texto, fonte, completas, editores, renderer),
             lambda entry: bool(entry["editores"] == editores[1]),  # people are judged by the registry
         )
         if parsed is None:

@@ -58,9 +58,14 @@ class MarkdownRenderer:
         self._addresses.clear()
         return self._md.convert(text)
 
+    def addresses(self, text: str) -> list[str]:
+        """Every link and image address of a Markdown document, before unsafe ones are removed."""
+        self.convert(text)
+        return list(self._addresses)
+
 
 def addresses(text: str) -> list[str]:
-    """Every link and image address of a Markdown document, before unsafe ones are removed."""
-    renderer = MarkdownRenderer()
-    renderer.convert(text)
-    return list(renderer._addresses)
+    """`MarkdownRenderer.addresses` for a one-off caller. A loop over many documents keeps one
+    renderer instead: building one is slow, and while the site build runs with cyclic GC off
+    each discarded converter (a reference cycle) would stay in memory."""
+    return MarkdownRenderer().addresses(text)

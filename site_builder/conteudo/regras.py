@@ -576,12 +576,18 @@ REGRA_APROVACAO = (regra_duas_pessoas, ("historico", "status", "autor", "revisor
 
 
 def ler_checagem(
-    texto: str, fonte: Fonte, editores: Registro | None, agora: dt.datetime | None
+    texto: str,
+    fonte: Fonte,
+    editores: Registro | None,
+    agora: dt.datetime | None,
+    enderecos: Callable[[str], list[str]] = markdown_render.addresses,
 ) -> ChecagemLida:
     """Parse one check file and apply every rule that needs only this file (and the registry).
 
     `editores`: the registry people are checked against (None only for callers that read a
     check's text, never to publish it). `agora`: dates after it are refused (None: not compared).
+    `enderecos`: the body's link addresses as the pages' renderer reads them; a caller reading many
+    files passes one renderer's `addresses`.
     """
     arquivo = fonte.caminho
     if len(texto) > texto_seguro.MAX_ARQUIVO:
@@ -637,7 +643,7 @@ def ler_checagem(
         leitor.erro("explicacao", problema)
     else:
         antes_do_corpo = texto[: len(texto) - len(corpo)].count("\n")  # the body ends the file
-        for linha, problema in texto_seguro.problemas_do_corpo(corpo, markdown_render.addresses):
+        for linha, problema in texto_seguro.problemas_do_corpo(corpo, enderecos):
             leitor.erro(str(antes_do_corpo + linha), problema)
     checagem = Checagem(
         id=identificador,
