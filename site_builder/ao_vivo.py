@@ -10,6 +10,10 @@ INTERVALO_S = 30  # how often an open page asks for new numbers
 # The publication criterion whose limit says how old the TSE's files may be (model/criteria.py):
 # the script warns when the data on screen is older than that limit.
 CRITERIO_IDADE = "idade_arquivo_referencia"
+# A live debate's scoreboard changes with every utterance a candidate adds (talk time) and every
+# finished turn; unchanged for longer than this (in minutes, more than a commercial break), the
+# page warns that the processing may have stopped.
+ATRASO_DEBATE_MIN = 10
 
 
 def projection_hooks(
@@ -27,10 +31,13 @@ def projection_hooks(
     }
 
 
-def debate_hooks(api_url: str, manchete: object) -> dict[str, Any]:
-    """Data attributes of a live debate page: its scoreboard JSON and the headline it shows."""
+def debate_hooks(api_url: str, manchete: object, fuso: str) -> dict[str, Any]:
+    """Data attributes of a live debate page: its scoreboard JSON, the headline it shows and how old
+    the scoreboard may be before the page warns."""
     return {
         "api": api_url,
         "intervalo": INTERVALO_S,
+        "fuso": fuso,
+        "limite": ATRASO_DEBATE_MIN,
         "manchete": json.dumps(manchete, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
     }

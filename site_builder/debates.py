@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from site_builder import ao_vivo, cores, jsonld, share_image
 from site_builder.artifact import Artifact, raw, w3c
-from site_builder.br_format import plural
+from site_builder.br_format import data_hora, iso_utc, plural
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
 
@@ -410,13 +410,30 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "em_andamento": estado.get("turno_em_andamento"),
             "vozes_ia": [p for p in papeis if p.get("origem") == "ia"],
             "placar_json": f"{d.url}placar.json",
+            "atualizado": _atualizado(e["placar.json"].get("atualizado_em"), ctx.config.fuso_horario),
             "imagem_compartilhar": f"{d.url}{share_image.FILE_NAME}",
             "ao_vivo": None
             if estado.get("encerrado")
-            else ao_vivo.debate_hooks(f"{d.url}placar.json", e["placar.json"].get("manchete")),
+            else ao_vivo.debate_hooks(
+                f"{d.url}placar.json", e["placar.json"].get("manchete"), ctx.config.fuso_horario
+            ),
         }
     )
     return base
+
+
+def _atualizado(valor: object, fuso: str) -> dict[str, str] | None:
+    """When the scoreboard last changed, for the page; None for data of an older engine (no time)
+    or a time without its UTC offset (the page then shows no time rather than a guessed one)."""
+    if not isinstance(valor, str):
+        return None
+    try:
+        instante = dt.datetime.fromisoformat(valor)
+    except ValueError:
+        return None
+    if instante.utcoffset() is None:
+        return None
+    return {"iso": iso_utc(instante), "texto": data_hora(instante, fuso)}
 
 
 def _chave(d: DebatePagina) -> str:

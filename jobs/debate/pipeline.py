@@ -11,6 +11,7 @@ Files under `data/debates/<id>/`:
   avaliacao.json                                      stage 4 (per turn, with cache keys)
   checagens.json, checagens-revisadas.json           stages 5-6
   placar-entrada.json, placar.json                    stage 7 (v2: the AVALIACOES input and output)
+                                                      (placar.json: `atualizado_em`, kept while unchanged)
   avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
   pagina.json                                         stage 8: what the page shows that the engine computes
   estado.json                                         warnings and progress of the last cycle
@@ -20,8 +21,10 @@ Files under `data/debates/<id>/`:
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -53,6 +56,7 @@ from jobs.debate.armazenamento import (
     Fala,
     chave,
     gravar_json,
+    json_bytes,
     ler_debate,
     ler_json,
     ler_transcricao_bruta,
@@ -83,6 +87,7 @@ ARQ_ENTRADA_V1 = "placar-v1-entrada.json"
 ARQ_PLACAR_V1 = "placar-v1.json"
 ARQ_PAGINA = "pagina.json"
 ARQ_ESTADO = "estado.json"
+CHAVE_ATUALIZADO = "atualizado_em"  # placar.json: when its scoreboard last changed (UTC, ISO 8601)
 ARQ_GRAVACAO = "gravacao.json"  # written by the audio job when the recording ended: {"encerrada": true, ...}
 _RAIZ_CODIGO = Path(__file__).resolve().parents[2]
 # Source files whose change must invalidate cached evaluations / checks (new rules, new prompt).
@@ -120,12 +125,18 @@ def atualizar(debate_dir: Path, config: DebateConfig | None = None) -> bool:
 
 
 def executar(
-    debate_dir: Path, config: DebateConfig | None = None, *, reavaliar: bool = False, raiz: Path | None = None
+    debate_dir: Path,
+    config: DebateConfig | None = None,
+    *,
+    reavaliar: bool = False,
+    raiz: Path | None = None,
+    relogio: Callable[[], dt.datetime] | None = None,
 ) -> Ciclo:
     """One cycle; raises ErroDebate (Portuguese) when `debate.toml` or `edicoes.toml` is invalid.
 
     `reavaliar` drops the cached evaluations and checks (e.g. after the AI backend came back).
     `raiz` is the project root (for the desk's published checks); default: three folders up.
+    `relogio` gives the time stamped on a changed scoreboard; default: now.
     """
     config = config or DebateConfig()
     pasta = debate_dir
@@ -192,7 +203,9 @@ def executar(
         saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
         entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos)
         entrada_lida = etapa_placar.ler_entrada(entrada)
-        ciclo.placar = etapa_placar.calcular(entrada_lida)
+        ciclo.placar = carimbar(
+            etapa_placar.calcular(entrada_lida), ler_json(pasta / ARQ_PLACAR), relogio or _agora
+        )
         saidas[ARQ_ENTRADA], saidas[ARQ_PLACAR] = entrada, ciclo.placar
         if etapa_placar.METODO_V1 in etapa_placar.metodos_do_debate(debate.data):
             cache_v1 = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO_V1, "falas")
@@ -242,6 +255,21 @@ def _recusar(pasta: Path, debate: Debate, estado: dict[str, Any], motivo: str) -
         ciclo.arquivos_gravados.append(ARQ_ESTADO)
     ciclo.mudou = bool(ciclo.arquivos_gravados)
     return ciclo
+
+
+def carimbar(placar: dict[str, Any], anterior: object, relogio: Callable[[], dt.datetime]) -> dict[str, Any]:
+    """The scoreboard with the time it last changed (`atualizado_em`): an unchanged scoreboard keeps
+    the stored time, so a cycle with nothing new rewrites nothing."""
+    if isinstance(anterior, dict) and isinstance(anterior.get(CHAVE_ATUALIZADO), str):
+        sem_hora = {k: v for k, v in anterior.items() if k != CHAVE_ATUALIZADO}
+        if json_bytes(sem_hora) == json_bytes(placar):
+            return {**placar, CHAVE_ATUALIZADO: anterior[CHAVE_ATUALIZADO]}
+    agora = relogio().astimezone(dt.UTC).replace(microsecond=0)
+    return {**placar, CHAVE_ATUALIZADO: agora.isoformat()}
+
+
+def _agora() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def gravacao_encerrada(pasta: Path) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import tomllib
@@ -47,7 +48,9 @@ def test_sample_debate_end_to_end(demo: Path) -> None:
     # The stored AVALIACOES input reproduces the stored scoreboard through the CLI formula.
     from jobs.debate.placar import calcular, ler_entrada
 
-    assert calcular(ler_entrada(_json(demo, "placar-entrada.json"))) == placar
+    assert calcular(ler_entrada(_json(demo, "placar-entrada.json"))) == {
+        k: v for k, v in placar.items() if k != "atualizado_em"
+    }
     assert _json(demo, "placar-v1.json")["metodo"] == "v1"
     estado = _json(demo, "estado.json")
     assert estado["turno_em_andamento"] == "t-f0033"  # the last turn waits for the end of the debate
@@ -72,6 +75,23 @@ def test_cycle_is_idempotent_and_evaluates_only_new_turns(demo: Path) -> None:
     assert segundo.turnos_avaliados_agora[:1] == ["t-f0033"]
     assert "t-f0004" not in segundo.turnos_avaliados_agora
     assert _json(demo, "estado.json")["turno_em_andamento"] == "t-f0035"
+
+
+def test_the_scoreboard_time_changes_only_with_the_scoreboard(demo: Path) -> None:
+    """`atualizado_em` says when the scoreboard last changed; a cycle with nothing new keeps it, so
+    the job stays idempotent."""
+
+    def as_(minuto: int) -> dt.datetime:
+        return dt.datetime(2026, 10, 15, 22, minuto, 30, 123, tzinfo=dt.UTC)
+
+    assert executar(demo, relogio=lambda: as_(1)).placar["atualizado_em"] == "2026-10-15T22:01:30+00:00"
+    antes = _bytes(demo)
+    segundo = executar(demo, relogio=lambda: as_(2))
+    assert not segundo.mudou and _bytes(demo) == antes
+    assert segundo.placar["atualizado_em"] == "2026-10-15T22:01:30+00:00"
+    escrever_transcricao(demo, [(450, 470, "RUI", "Quero dizer mais uma coisa.")], inicio=35)
+    executar(demo, relogio=lambda: as_(3))
+    assert _json(demo, ARQ_PLACAR)["atualizado_em"] == "2026-10-15T22:03:30+00:00"
 
 
 def test_post_cutoff_debate_has_one_reading(criar_debate: Criar) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from jobs.serve import make_server
 from site_builder import br_format
-from site_builder.ao_vivo import INTERVALO_S
+from site_builder.ao_vivo import ATRASO_DEBATE_MIN, INTERVALO_S
 from site_builder.build import build_site
 from tests.support.navegador import CHROMIUM, Aba, Navegador
 
@@ -139,8 +139,22 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
         ):
             aba.avaliar("window.semRecarregar = true")
             placar = json.loads((out / DEBATE / "placar.json").read_bytes())
+            gravado = dt.datetime.fromisoformat(placar["atualizado_em"])
+            assert texto(aba, "atualizado") == br_format.data_hora(gravado, FUSO)  # written by the builder
             assert texto(aba, "placar-helena-prado-nota") == "73,6"
             assert not aba.avaliar(visivel("recarregar"))  # the page already shows this scoreboard
+
+            # The engine has just computed it: the age line moves, no warning.
+            agora = dt.datetime.now(dt.UTC).replace(microsecond=0)
+            publicar(out, DEBATE + "/placar.json", {**placar, "atualizado_em": agora.isoformat()})
+            hora = br_format.data_hora(agora, FUSO)
+            aba.esperar(f"document.querySelector('[data-campo=\"atualizado\"]').textContent === '{hora}'")
+            assert re.fullmatch(r" · há (menos de 1|\d+) min", texto(aba, "idade"))
+            assert not aba.avaliar(visivel("atraso")) and not aba.avaliar(visivel("recarregar"))
+
+            # New numbers, last changed two hours ago: the page warns the scoreboard has stopped.
+            antigo = agora - dt.timedelta(hours=2)
+            placar["atualizado_em"] = antigo.astimezone(dt.timezone(dt.timedelta(hours=-3))).isoformat()
             helena = placar["candidatos"][0]
             helena["nota"] = 70.25
             helena["metricas"]["veracidade"].update(nota=60.0, peso_efetivo=25.5)
@@ -155,6 +169,16 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
             assert texto(aba, "placar-helena-prado-turnos") == "9"
             assert texto(aba, "placar-helena-prado-tempo") == "3:35"
             assert aba.avaliar(visivel("recarregar")) and aba.avaliar("window.semRecarregar") is True
+            aba.esperar(visivel("atraso"))
+            assert texto(aba, "atualizado") == br_format.data_hora(antigo, FUSO)
+            # Both read at once: the script rewrites them every second.
+            idade, atraso = aba.avaliar(
+                "['idade', 'atraso-idade']"
+                '.map(c => document.querySelector(`[data-campo="${c}"]`).textContent)'
+            )
+            minutos = re.fullmatch(r" · há (\d+) min", idade)
+            assert minutos is not None and int(minutos[1]) >= 120 and atraso == minutos[1] + " min"
+            assert texto(aba, "atraso-limite") == f"{ATRASO_DEBATE_MIN} min"
             assert aba.erros() == []
     finally:
         server.shutdown()
