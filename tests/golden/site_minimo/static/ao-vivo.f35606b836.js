@@ -216,7 +216,38 @@
 
   // --- Debate pages: the scoreboard JSON (placar.json) ---
 
+  // When the scoreboard on screen last changed: the page's time until an answer brings atualizado_em.
+  var horaDoPlacar = document.querySelector('[data-campo="atualizado"]');
+  var placarEm = horaDoPlacar ? new Date(horaDoPlacar.getAttribute("datetime")) : null;
+
+  function idadeDoPlacar() {
+    // The limit comes from the page (site_builder/ao_vivo.py), in minutes.
+    var limite = Number(raiz.getAttribute("data-limite"));
+    if (placarEm === null || !limite) {
+      return;
+    }
+    var idade = (Date.now() - placarEm.getTime()) / 60000;
+    escrever("idade", " · há " + minutos(idade));
+    escrever("atraso-idade", minutos(idade));
+    escrever("atraso-limite", minutos(limite));
+    mostrar("atraso", idade > limite);
+  }
+
+  function receberHoraPlacar(dados) {
+    var instante = new Date(typeof dados.atualizado_em === "string" ? dados.atualizado_em : NaN);
+    if (isNaN(instante.getTime())) {
+      return;
+    }
+    placarEm = instante;
+    campos("atualizado").forEach(function (el) {
+      el.textContent = dataHora(instante, fuso);
+      el.setAttribute("datetime", instante.toISOString().replace(".000Z", "Z"));
+    });
+  }
+
   function receberPlacar(dados) {
+    receberHoraPlacar(dados);
+    idadeDoPlacar();
     var mudou = false;
     (dados.candidatos || []).forEach(function (c) {
       var p = "placar-" + c.id;
@@ -252,6 +283,11 @@
 
   var tipo = raiz.getAttribute("data-ao-vivo");
   var receber = tipo === "debate" ? receberPlacar : receberProjecao;
+  var envelhecer = tipo === "debate" ? idadeDoPlacar : function () {
+    if (ultimos !== null) {
+      idadeDosDados(ultimos);
+    }
+  };
   var segundos = Number(raiz.getAttribute("data-intervalo")) || 30;
 
   function buscar() {
@@ -265,9 +301,7 @@
       .then(receber)
       .catch(function () {
         // Offline or a bad answer: keep what is on screen; the age line and the warning still move.
-        if (ultimos !== null) {
-          idadeDosDados(ultimos);
-        }
+        envelhecer();
       });
   }
 
