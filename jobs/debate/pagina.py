@@ -99,10 +99,22 @@ def mudancas(
     saida.append(
         f"A revisão mudou {plural(len(mudadas), 'veredito', 'vereditos')}; na v1 valiam os vereditos sem "
         "revisão. "
-        "A v1 não tinha a métrica de propostas e pesava veracidade 40, respostas diretas 25, substância 20, "
-        "clareza 10 e respeito 5."
+        f"A v1 não tinha a métrica de propostas e pesava {_pesos_v1()}."
     )
     return saida
+
+
+def _pesos_v1() -> str:
+    """The v1 base weights in words, e.g. "veracidade 40, …, clareza 10 e respeito 5"."""
+    itens = [
+        f"{formulas.NOMES_METRICAS[m].lower()} {_inteiro_ou_decimal(p)}"
+        for m, p in formulas.PESOS_BASE[formulas.METODO_V1].items()
+    ]
+    return ", ".join(itens[:-1]) + " e " + itens[-1]
+
+
+def _inteiro_ou_decimal(valor: float) -> str:
+    return str(int(valor)) if float(valor).is_integer() else _numero(valor)
 
 
 def _transcricao(t: Mapping[str, Any]) -> str:
