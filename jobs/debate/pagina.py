@@ -9,6 +9,7 @@ dicts) go in, a JSON-ready dict comes out.
 - `mudancas`: what changed between the two readings, in plain words (v1 debates only);
 - `turnos`: per turn, its weight in seconds, its direct-answer score (None without a question)
   and the points of each proposal (the evasion band is stored with the evaluation);
+- `pontos_item_proposta`: the points each stated item of a proposal is worth;
 - `vereditos`: the label readers see for each verdict code.
 """
 
@@ -222,6 +223,7 @@ def calcular(
         if placar_v1 is not None
         else [],
         "turnos": _turnos(turnos, avaliacao, entrada),
+        "pontos_item_proposta": formulas.PONTOS_ITEM_PROPOSTA,
         "checagens": _checagens(revisadas),
         "vereditos": {v.codigo: v.rotulo for v in VEREDITOS.values()},
         "aviso": aviso(avaliacao, revisadas),
