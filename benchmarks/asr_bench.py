@@ -36,7 +36,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.report import machine_description, write_marked_section, write_section  # noqa: E402
+from benchmarks.report import machine_description, write_section  # noqa: E402
 from jobs.debate.audio import TAXA, Amostras, ler_wav, para_wav  # noqa: E402
 from jobs.debate.config_audio import ConfigAudio  # noqa: E402
 from jobs.debate.demo_audio import espeak_disponivel, sintetizar  # noqa: E402
@@ -51,6 +51,7 @@ from jobs.debate.modelo_whisper import (  # noqa: E402
     tensores_faltando,
 )
 from jobs.debate.transcricao import OpcoesWhisper, Transcritor  # noqa: E402
+from site_builder.marked_section import write_marked_section  # noqa: E402
 
 QUALIDADE_MD = REPO / "docs" / "QUALIDADE.md"
 SECAO = "Transcrição: Whisper base e small"

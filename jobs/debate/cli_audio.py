@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobs.debate.config_audio import ConfigAudio, ErroConfig, carregar_config_audio
 from jobs.debate.escolha_modelo import BASE
+from model.ptbr_cli import INTERRUPTED_STATUS
 
 if TYPE_CHECKING:
     from jobs.debate.falantes import Diarizador
@@ -143,7 +144,7 @@ def run_processar(args: argparse.Namespace) -> int:
         return 1
     except KeyboardInterrupt:
         print("interrompido; rode o mesmo comando para retomar de onde parou.", file=sys.stderr)
-        return 130
+        return INTERRUPTED_STATUS
     print(resumo.texto())
     return 0
 

@@ -9,6 +9,7 @@ dicts) go in, a JSON-ready dict comes out.
 - `mudancas`: what changed between the two readings, in plain words (v1 debates only);
 - `turnos`: per turn, its weight in seconds, its direct-answer score (None without a question)
   and the points of each proposal (the evasion band is stored with the evaluation);
+- `pontos_item_proposta`: the points each stated item of a proposal is worth;
 - `vereditos`: the label readers see for each verdict code.
 """
 
@@ -99,10 +100,22 @@ def mudancas(
     saida.append(
         f"A revisão mudou {plural(len(mudadas), 'veredito', 'vereditos')}; na v1 valiam os vereditos sem "
         "revisão. "
-        "A v1 não tinha a métrica de propostas e pesava veracidade 40, respostas diretas 25, substância 20, "
-        "clareza 10 e respeito 5."
+        f"A v1 não tinha a métrica de propostas e pesava {_pesos_v1()}."
     )
     return saida
+
+
+def _pesos_v1() -> str:
+    """The v1 base weights in words, e.g. "veracidade 40, …, clareza 10 e respeito 5"."""
+    itens = [
+        f"{formulas.NOMES_METRICAS[m].lower()} {_inteiro_ou_decimal(p)}"
+        for m, p in formulas.PESOS_BASE[formulas.METODO_V1].items()
+    ]
+    return ", ".join(itens[:-1]) + " e " + itens[-1]
+
+
+def _inteiro_ou_decimal(valor: float) -> str:
+    return str(int(valor)) if float(valor).is_integer() else _numero(valor)
 
 
 def _transcricao(t: Mapping[str, Any]) -> str:
@@ -210,6 +223,7 @@ def calcular(
         if placar_v1 is not None
         else [],
         "turnos": _turnos(turnos, avaliacao, entrada),
+        "pontos_item_proposta": formulas.PONTOS_ITEM_PROPOSTA,
         "checagens": _checagens(revisadas),
         "vereditos": {v.codigo: v.rotulo for v in VEREDITOS.values()},
         "aviso": aviso(avaliacao, revisadas),

@@ -297,3 +297,11 @@ def test_cli_prints_placar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert main(["debate", "placar", str(arquivo)]) == 1
     assert "candidatos[0].nome" in capsys.readouterr().err
     assert main(["debate", "placar", str(tmp_path / "nada.json")]) == 1
+
+
+def test_method_page_states_the_points_per_proposal_item() -> None:
+    pagina = (Path(__file__).resolve().parents[2] / "content" / "metodologia" / "debates.md").read_text(
+        encoding="utf-8"
+    )
+    assert placar.PONTOS_ITEM_PROPOSTA.is_integer()  # the page writes it without decimals
+    assert f"recebe {int(placar.PONTOS_ITEM_PROPOSTA)} pontos por item presente" in pagina

@@ -10,14 +10,13 @@ import re
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from jobs.serve import make_server
 from site_builder.build import build_site
+from tests.support.site_local import servir
 
 SITE_URL = "https://teste.example.org"  # url_base of the fixture site
 REPO = Path(__file__).resolve().parents[2]
@@ -31,14 +30,8 @@ pytestmark = pytest.mark.skipif(
 def served(project: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
     out = tmp_path / "public"
     build_site(project, out, strict=True)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield out, f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(out) as base:
+        yield out, base
 
 
 def stdlib_python(tmp_path: Path) -> Path:

@@ -4,9 +4,6 @@ the numbers it shows equal `saida.json`, and a screenshot is saved in the test's
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
-import threading
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -14,10 +11,10 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import make_server
 from site_builder.build import build_site
+from tests.support.navegador import CHROMIUM, Navegador, salvar
+from tests.support.site_local import servir
 
-CHROMIUM = shutil.which("chromium")
 pytestmark = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium (pacote Debian) não está instalado: teste do navegador pulado"
 )
@@ -65,43 +62,18 @@ def votes(value: int) -> str:
 def site(project: Path, tmp_path: Path) -> Iterator[str]:
     out = tmp_path / "public"
     build_site(project, out, strict=True)
-    server = make_server(out, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(out) as base:
+        yield base
 
 
-def open_page(tmp_path: Path, url: str, screenshot: Path) -> str:
-    """The DOM chromium built for `url` (and a screenshot of it, in the same run)."""
-    assert CHROMIUM is not None
-    done = subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={tmp_path / 'perfil-chromium'}",
-            "--hide-scrollbars",
-            "--window-size=1280,3600",
-            f"--screenshot={screenshot}",
-            "--dump-dom",
-            url,
-        ],
-        capture_output=True,
-        timeout=90,
-        check=True,
-    )
-    assert screenshot.read_bytes().startswith(PNG)
-    assert screenshot.stat().st_size > 20_000  # a rendered page, not a blank one
-    return done.stdout.decode("utf-8")
+def open_page(url: str, screenshot: Path) -> str:
+    """The DOM chromium built for `url` (and a screenshot of it, from the same load)."""
+    with Navegador() as browser:
+        pagina = browser.abrir(url, 1280, 3600)
+    salvar(pagina, screenshot)
+    assert pagina.png.startswith(PNG)
+    assert len(pagina.png) > 20_000  # a rendered page, not a blank one
+    return pagina.dom
 
 
 def latest_output(project: Path, eleicao: str, race: str) -> tuple[dict[str, Any], Path]:
@@ -113,7 +85,7 @@ def latest_output(project: Path, eleicao: str, race: str) -> tuple[dict[str, Any
 def test_browser_shows_the_numbers_of_saida_json(project: Path, site: str, tmp_path: Path) -> None:
     saida, _ = latest_output(project, "6258", "presidente")
     screenshot = tmp_path / "projecao-6258-presidente.png"
-    shown = numbers(open_page(tmp_path, f"{site}/projecao/6258-presidente/", screenshot))
+    shown = numbers(open_page(f"{site}/projecao/6258-presidente/", screenshot))
     assert saida["publicavel"] is True
     for cand in saida["forecast"]["candidatos"]:
         n = cand["numero"]
@@ -142,7 +114,7 @@ def test_browser_non_publishable_page_shows_only_the_partial(
     assert saida["publicavel"] is False
     first = json.loads((folder / "2026-10-04T21-36-05Z" / "saida.json").read_bytes())
     screenshot = tmp_path / "projecao-6257-presidente.png"
-    shown = numbers(open_page(tmp_path, f"{site}/projecao/6257-presidente/", screenshot))
+    shown = numbers(open_page(f"{site}/projecao/6257-presidente/", screenshot))
     # Seed: only the partial and what failed; not even the last publishable projection's numbers.
     assert not [k for k in shown if k.startswith(("projecao-", "anterior-"))]
     for cand in saida["parcial"]["candidatos"]:
