@@ -15,11 +15,13 @@ One seed = one night (`simulador.simular_noite`); on it the model runs:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from model.backtest.chegada import ParametrosChegada
 from model.backtest.dados import (
@@ -183,18 +185,29 @@ def rodar_sementes(
 ) -> list[Linha]:
     """Replays of every seed of `cfg`, in seed order whatever the number of processes."""
     seeds = range(cfg.semente_inicial, cfg.semente_inicial + cfg.sementes)
-    tasks = [(cfg, params, cal, s) for s in seeds]
-    results: Iterator[list[Linha]]
+    return juntar_replays(_worker, [(cfg, params, cal, s) for s in seeds], processos, progresso, 1)
+
+
+_T = TypeVar("_T")
+
+
+def juntar_replays(
+    worker: Callable[[_T], list[Linha]],
+    tarefas: Sequence[_T],
+    processos: int,
+    progresso: Callable[[int], None] | None,
+    chunksize: int,
+) -> list[Linha]:
+    """Every task's replay rows, in task order, in this process or in a pool of `processos`."""
     out: list[Linha] = []
-    if processos <= 1:
-        results = map(_worker, tasks)
+    results: Iterator[list[Linha]]
+    with contextlib.ExitStack() as stack:
+        if processos <= 1:
+            results = map(worker, tarefas)
+        else:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=processos))
+            results = pool.map(worker, tarefas, chunksize=chunksize)
         for r in results:
-            out += r
-            if progresso:
-                progresso(1)
-        return out
-    with ProcessPoolExecutor(max_workers=processos) as pool:
-        for r in pool.map(_worker, tasks, chunksize=1):
             out += r
             if progresso:
                 progresso(1)

@@ -16,14 +16,13 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import datetime as dt
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from model.backtest.chegada import ParametrosChegada
 from model.backtest.dados import ELEICAO_PRESIDENTE, ELEICAO_PRESIDENTE_1T
-from model.backtest.executar import dados_de
+from model.backtest.executar import dados_de, juntar_replays
 from model.backtest.regioes import EfeitosRegiao, NoiteRegional, gerar_lotes_regionais, ler_noites
 from model.backtest.replay import Linha, preparar, replay_simulado
 from model.backtest.simulador import Noite, alocar
@@ -149,18 +148,4 @@ def rodar(
 ) -> list[Linha]:
     """Replays of every night of `cfg`, in task order whatever the number of processes."""
     jobs = [(cfg, p, efeitos, cal, t) for t in tarefas(cfg)]
-    out: list[Linha] = []
-    results: Iterator[list[Linha]]
-    if processos <= 1:
-        results = map(_worker, jobs)
-        for r in results:
-            out += r
-            if progresso:
-                progresso(1)
-        return out
-    with ProcessPoolExecutor(max_workers=processos) as pool:
-        for r in pool.map(_worker, jobs, chunksize=2):
-            out += r
-            if progresso:
-                progresso(1)
-    return out
+    return juntar_replays(_worker, jobs, processos, progresso, 2)

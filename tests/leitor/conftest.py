@@ -4,15 +4,14 @@ test night) built by the real builder and served on loopback, for tests that rea
 from __future__ import annotations
 
 import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from jobs.serve import make_server
 from site_builder.build import build_site
 from tests.projecao.noite import REPO, make_night
+from tests.support.site_local import servir
 
 
 @pytest.fixture(scope="session")
@@ -37,11 +36,5 @@ def site_completo(projeto_completo: Path) -> Path:
 @pytest.fixture(scope="session")
 def endereco(site_completo: Path) -> Iterator[str]:
     """Base URL of `site_completo` served by the project's own static server."""
-    server = make_server(site_completo, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with servir(site_completo) as url:
+        yield url
