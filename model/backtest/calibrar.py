@@ -230,7 +230,7 @@ def ajustar(
         exigido[b] = max(a_part.get(b, 0.0) + vies_rel * size, FRACAO_CORRECAO * size)
     faixas: dict[str, Any] = {"limites_pct": lim}
     faixas["presidente"] = (
-        linhas_tabela(exigido, lim, lim[0], PISO["presidente"]) if uf2 else _rows(base, "presidente")
+        linhas_tabela(exigido, lim, lim[0], PISO["presidente"]) if uf2 else faixas_da_base(base, "presidente")
     )
     media = por_ponto(runoff(ln for g in uf2 for ln in g), lambda v: sum(v) / len(v))
     faixas["presidente_erro_medio"] = (
@@ -243,7 +243,7 @@ def ajustar(
     faixas["presidente_sem_correcao"] = (
         linhas_tabela(por_ponto(sem_pairs, max), lim, lim[0], PISO["presidente_sem_correcao"])
         if uf2
-        else _rows(base, "presidente_sem_correcao")
+        else faixas_da_base(base, "presidente_sem_correcao")
     )
     gov_start = next(
         (lim[i] for i, r in enumerate(base.faixas["governador_municipio"]) if r is not None), 20.0
@@ -261,7 +261,7 @@ def ajustar(
                 por_ponto(((ln.apurado, abs(fn(ln))) for ln in lines), q90), lim, gov_start, PISO[key]
             )
             if lines
-            else _rows(base, key)
+            else faixas_da_base(base, key)
         )
     parcial_sim = curva_media(uf2, lambda ln: abs(erro_parcial(ln))) if uf2 else list(base.erro_parcial_pp)
     erro_parc = []
@@ -269,7 +269,35 @@ def ajustar(
         vals = [parcial_sim[i]] + [abs(_curve(pts, x)) for pts in series_reais.values()]
         erro_parc.append(max(vals))
     erro_parc[-1] = 0.0
-    out: dict[str, Any] = {
+    out = documento(identificacao, proveniencia, faixas, base, deriva, erro_parc)
+    out["backtest"] = {
+        **proveniencia["backtest"],
+        "deriva_1turno_2022_simulada": arredondar(deriva_1t),
+        "deriva_municipio": arredondar(curva_media(mun2, erro_sem)) if mun2 else None,
+        "vies_entre_eleicoes_pp": round(vies, 4),
+        "vies_entre_eleicoes_relativo": round(vies_rel, 4),
+        "teste_independente_2026": None
+        if teste is None
+        else {
+            "apurado_pct": [round(x, 4) for x in teste.apurado],
+            "erro_sem_correcao_pp": [round(x, 4) for x in teste.erro_sem],
+            "erro_corrigido_pp": [round(x, 4) for x in teste.erro_corrigido],
+        },
+    }
+    return out
+
+
+def documento(
+    identificacao: str,
+    proveniencia: dict[str, Any],
+    faixas: dict[str, Any],
+    base: Calibration,
+    deriva: list[float],
+    erro_parc: list[float],
+) -> dict[str, Any]:
+    """The head every fitted calibration file shares (id, bands, drift curve, partial's error), in
+    file order; each fit appends its own backtest keys."""
+    return {
         "id": identificacao,
         "versao_modelo": proveniencia["versao_modelo"],
         "nota": proveniencia["nota"],
@@ -287,23 +315,9 @@ def ajustar(
             "erro_parcial_pp": arredondar(erro_parc),
             "proveniencia": proveniencia["erro_parcial"],
         },
-        "backtest": {
-            **proveniencia["backtest"],
-            "deriva_1turno_2022_simulada": arredondar(deriva_1t),
-            "deriva_municipio": arredondar(curva_media(mun2, erro_sem)) if mun2 else None,
-            "vies_entre_eleicoes_pp": round(vies, 4),
-            "vies_entre_eleicoes_relativo": round(vies_rel, 4),
-            "teste_independente_2026": None
-            if teste is None
-            else {
-                "apurado_pct": [round(x, 4) for x in teste.apurado],
-                "erro_sem_correcao_pp": [round(x, 4) for x in teste.erro_sem],
-                "erro_corrigido_pp": [round(x, 4) for x in teste.erro_corrigido],
-            },
-        },
     }
-    return out
 
 
-def _rows(base: Calibration, key: str) -> list[list[float] | None]:
+def faixas_da_base(base: Calibration, key: str) -> list[list[float] | None]:
+    """Band rows of `key` carried over unchanged from `base`."""
     return [list(r) if r is not None else None for r in base.faixas[key]]

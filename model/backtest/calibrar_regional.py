@@ -38,8 +38,10 @@ from model.backtest.calibrar import (
     PISO,
     arredondar,
     curva_media,
+    documento,
     erro_parcial,
     erro_sem,
+    faixas_da_base,
     linhas_tabela,
     media_por_faixa,
     por_ponto,
@@ -134,7 +136,7 @@ def ajustar(
     faixas["presidente_erro_medio"] = media_por_faixa(media, lim, lim[0])
     faixas["presidente_sem_correcao"] = linhas_tabela(sem, lim, lim[0], PISO["presidente_sem_correcao"])
     for key in ("governador_municipio", "governador_zona", "governador_degradado"):
-        faixas[key] = [list(r) if r is not None else None for r in base.faixas[key]]
+        faixas[key] = faixas_da_base(base, key)
     parcial = curva_media(um, lambda ln: abs(erro_parcial(ln)))
     real = [
         abs(interpolate_grid(tuple(x for x, _ in serie_real), tuple(y for _, y in serie_real), x))
@@ -142,27 +144,10 @@ def ajustar(
     ]
     erro_parc = [max(a, b) for a, b in zip(parcial, real, strict=True)]
     erro_parc[-1] = 0.0
-    return {
-        "id": ident,
-        "versao_modelo": prov["versao_modelo"],
-        "nota": prov["nota"],
-        "faixas": faixas,
-        "deriva": {
-            "candidato_referencia": base.deriva_candidato,
-            "grade_pct": list(GRADE),
-            "deriva_pp": deriva,
-            "nota": "Erro médio (projeção - final) da participação do candidato de referência, em "
-            "pontos, por % do eleitorado apurado; a projeção publicada subtrai o valor interpolado.",
-            "proveniencia": prov["deriva"],
-        },
-        "erro_parcial": {
-            "grade_pct": list(GRADE),
-            "erro_parcial_pp": arredondar(erro_parc),
-            "proveniencia": prov["erro_parcial"],
-        },
-        "verificacao_deriva": {"faixa_tolerada": list(faixa_tolerada), **VERIFICACAO},
-        "backtest": {**prov["backtest"], "quantil_faixa": q},
-    }
+    out = documento(ident, prov, faixas, base, deriva, erro_parc)
+    out["verificacao_deriva"] = {"faixa_tolerada": list(faixa_tolerada), **VERIFICACAO}
+    out["backtest"] = {**prov["backtest"], "quantil_faixa": q}
+    return out
 
 
 def faixa_razao(linhas: Sequence[Linha]) -> list[float]:
