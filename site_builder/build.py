@@ -7,14 +7,11 @@ from the one recorded by the previous build, or the file is missing.
 
 from __future__ import annotations
 
-import collections
-import concurrent.futures
 import contextlib
 import dataclasses
+import functools
 import gc
 import hashlib
-import itertools
-import multiprocessing
 import os
 import shutil
 import time
@@ -37,12 +34,10 @@ from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
 from site_builder.render import make_environment, render, template_closure_hash
 from site_builder.state import BuildState, OutputRecord
+from site_builder.workers import Workers, chunks, default_count
 from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
 
-PARALLEL_MIN_PAGES = 200  # below this, starting worker processes costs more than it saves
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
-MARKDOWN_CHUNK = 64  # pages per task of a worker: big enough to amortize the hand-over
-CHUNKS_AHEAD = 3  # tasks in flight per worker: enough that no worker waits for the next one
 
 
 @dataclass
@@ -80,48 +75,20 @@ def state_path(root: Path, out: Path) -> Path:
     return root / ".cache" / STATE_PARENT / name
 
 
-def _convert_files(paths: list[str]) -> list[str]:
+def _convert_files(paths: list[str], renderer: markdown_render.MarkdownRenderer | None = None) -> list[str]:
     """HTML of the Markdown body of each file (the unit of work of a build worker)."""
-    renderer = markdown_render.MarkdownRenderer()
+    renderer = renderer or markdown_render.MarkdownRenderer()
     return [renderer.convert(read_body(Path(path))) for path in paths]
 
 
-def _start_worker() -> None:
-    """A worker is forked while the build has cyclic GC paused; it resumes it, so each task's
-    Markdown converter (a cycle) is freed, and leaves what it inherited out of every pass."""
-    gc.freeze()
-    gc.enable()
-
-
-def _bodies(paths: list[str], workers: int) -> Generator[str, None, None]:
+def _bodies(paths: list[str], workers: Workers) -> Generator[str, None, None]:
     """HTML of the Markdown body of each file, in order, read and converted a few chunks ahead of
     the consumer: however many pages change, only those chunks' bodies are held at once."""
-    if workers <= 1 or len(paths) < PARALLEL_MIN_PAGES:
-        renderer = markdown_render.MarkdownRenderer()
-        for path in paths:
-            yield renderer.convert(read_body(Path(path)))
+    if not paths:
         return
-    chunks = [paths[i : i + MARKDOWN_CHUNK] for i in range(0, len(paths), MARKDOWN_CHUNK)]
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=context, initializer=_start_worker)
-    try:
-        waiting = iter(chunks)
-        ahead = collections.deque(
-            pool.submit(_convert_files, chunk) for chunk in itertools.islice(waiting, workers * CHUNKS_AHEAD)
-        )
-        while ahead:
-            converted = ahead.popleft().result()
-            for chunk in itertools.islice(waiting, 1):
-                ahead.append(pool.submit(_convert_files, chunk))
-            yield from converted
-    finally:
-        pool.shutdown(cancel_futures=True)
-
-
-def _default_workers() -> int:
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    return max(1, min(cores, 4))
+    here = functools.partial(_convert_files, renderer=markdown_render.MarkdownRenderer())
+    for _key, converted in workers.map(_convert_files, ((None, c) for c in chunks(paths)), len(paths), here):
+        yield from converted
 
 
 def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | None = None) -> BuildReport:
@@ -132,13 +99,14 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return _build_site(root, out, strict=strict, workers=workers)
+        with Workers(workers or default_count()) as pool:
+            return _build_site(root, out, strict=strict, workers=pool)
     finally:
         if enabled:
             gc.enable()
 
 
-def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> BuildReport:
+def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> BuildReport:
     started = time.perf_counter()
     report = BuildReport()
     config, config_warnings = load_config(root)
@@ -154,7 +122,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
-    ctx = collect(root, config, state)
+    ctx = collect(root, config, state, workers)
     report.avisos += ctx.avisos
     assets = collect_assets(root)
     env = make_environment(root, assets, config.fuso_horario, report.avisos)
@@ -193,9 +161,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
                 dirty.append((artifact, key))
         bodies = _bodies(
             [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
-            workers or _default_workers(),
+            workers,
         )
-        with contextlib.closing(bodies):  # on an error, the workers stop before the staging is removed
+        with contextlib.closing(bodies):
             for artifact, key in dirty:
                 data = _output(env, artifact, bodies)
                 digest = writer.stage(artifact.path, data)
@@ -210,8 +178,10 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: int | None) -> 
             )
         stale = sorted(set(previous) - set(records))
     except BaseException:
+        workers.close()  # they may still be reading: stopped before the staging is removed
         writer.abort()
         raise
+    workers.close()
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()

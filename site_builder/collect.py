@@ -7,8 +7,10 @@ Portuguese, so an editor sees all of them at once.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +22,10 @@ from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError
 from site_builder.markdown_render import MarkdownRenderer
-from site_builder.reader import Reader
+from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
+from site_builder.workers import Workers, chunks
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
@@ -93,16 +96,27 @@ def _editores(reader: Reader) -> tuple[Registro, str]:
     return registro, fonte.sha256
 
 
-def _read_check(
-    texto: str,
-    fonte: Fonte,
-    completas: dict[str, Checagem],
+# A check as read: what the build cache keeps, and the whole check for its page in this build.
+_Lida = tuple[dict[str, Any], Checagem | None]
+
+
+def _read_checks(
+    items: list[tuple[bytes, Fonte]],
     editores: tuple[Registro, str],
-    renderer: MarkdownRenderer,
-) -> dict[str, Any]:
-    lida = regras.ler_checagem(texto, fonte, editores[0], dt.datetime.now(dt.UTC), renderer.addresses)
-    if lida.checagem is not None:
-        completas[fonte.caminho] = lida.checagem  # its page will be rendered in this build: no re-read
+    agora: dt.datetime,
+    renderer: MarkdownRenderer | None = None,
+) -> list[_Lida | Recusa]:
+    """Each check file read and judged by the content rules (the unit of work of a build worker:
+    the link rules convert each body to Markdown, the costliest part of reading a check)."""
+    renderer = renderer or MarkdownRenderer()
+    read = functools.partial(_read_check, editores=editores, agora=agora, renderer=renderer)
+    return [parse_bytes(data, fonte, read) for data, fonte in items]
+
+
+def _read_check(
+    texto: str, fonte: Fonte, editores: tuple[Registro, str], agora: dt.datetime, renderer: MarkdownRenderer
+) -> _Lida:
+    lida = regras.ler_checagem(texto, fonte, editores[0], agora, renderer.addresses)
     entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas)), "editores": editores[1]}
     entry["aprovacao"] = "\n".join(map(str, lida.aprovacao))
     if lida.checagem is not None:
@@ -112,7 +126,7 @@ def _read_check(
         entry["tema"] = c.tema
         for i, correcao in enumerate(c.correcoes):
             entry[f"correcao{i}"], entry[f"explicacao{i}"] = correcao
-    return entry
+    return entry, lida.checagem
 
 
 def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
@@ -136,27 +150,52 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
     )
 
 
+def _checks_read(
+    reader: Reader, editores: tuple[Registro, str], completas: dict[str, Checagem], workers: Workers
+) -> Iterator[tuple[dict[str, Any], Fonte]]:
+    """Every readable check file, in name order, from the build cache or read by the workers (the
+    files whose cache no longer holds go to them a chunk at a time). A fully read check goes into
+    `completas`: its page is rendered in this build without reading it again."""
+    paths = _files(reader.root, "content/checagens", ".md")
+
+    def still_valid(entry: dict[str, Any]) -> bool:
+        return bool(entry["editores"] == editores[1])  # people are judged by the registry
+
+    def jobs() -> Iterator[tuple[list[tuple[Fonte, Any, bytes | None]], list[tuple[bytes, Fonte]]]]:
+        for chunk in chunks(paths):
+            consulted = [reader.consult(path, still_valid) for path in chunk]
+            yield consulted, [(data, fonte) for fonte, _cached, data in consulted if data is not None]
+
+    read = functools.partial(_read_checks, editores=editores, agora=dt.datetime.now(dt.UTC))
+    here = functools.partial(read, renderer=MarkdownRenderer())  # one converter for every file here
+    for consulted, outcomes in workers.map(read, jobs(), len(paths), here):
+        fresh = iter(outcomes)
+        for fonte, cached, data in consulted:
+            if data is None:
+                yield cached, fonte
+                continue
+            outcome = next(fresh)
+            if isinstance(outcome, Recusa):
+                reader.erros.append(outcome.mensagem)
+                continue
+            entry, checagem = outcome
+            reader.remember(fonte, entry)
+            if checagem is not None:
+                completas[fonte.caminho] = checagem
+            yield entry, fonte
+
+
 def _checagens(
     reader: Reader,
     candidatos: dict[str, Candidato],
-    completas: dict[str, Checagem],
-    editores: tuple[Registro, str],
+    checks: Iterator[tuple[dict[str, Any], Fonte]],
 ) -> list[ChecagemResumo]:
     """The checks to publish. Drafts are left out unread (seed: "O rascunho nunca é publicado
     sozinho"); a check that breaks a rule fails the build; one without a second person's approval
     is not published (two-person rule, the same function `validar` applies)."""
     lidas: list[ChecagemResumo] = []
     publicaveis: list[ChecagemResumo] = []
-    renderer = MarkdownRenderer()  # one converter for every file's link rules
-    for path in _files(reader.root, "content/checagens", ".md"):
-        parsed = reader.parse_fonte(
-            path,
-            lambda texto, fonte: _read_check(texto, fonte, completas, editores, renderer),
-            lambda entry: bool(entry["editores"] == editores[1]),  # people are judged by the registry
-        )
-        if parsed is None:
-            continue
-        entry: dict[str, Any] = parsed[0]
+    for entry, fonte in checks:
         status = entry.get("status")
         if status == "rascunho":
             continue
@@ -164,7 +203,7 @@ def _checagens(
             reader.erros += entry["problemas"].split("\n")
         if status is None:  # unreadable
             continue
-        check = _summary(entry, parsed[1])
+        check = _summary(entry, fonte)
         lidas.append(check)
         if status == "publicada" and entry["aprovacao"]:
             reader.avisos += [f"{p} (checagem não publicada)" for p in entry["aprovacao"].split("\n")]
@@ -215,8 +254,9 @@ def _files(root: Path, folder: str, suffix: str) -> list[str]:
     return [f"{folder}/{name}" for name in names if name.endswith(suffix)]
 
 
-def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
-    """Read every content file under `root`; raise BuildError listing all problems found."""
+def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers) -> SiteContext:
+    """Read every content file under `root` (the checks with `workers`); raise BuildError listing
+    all problems found."""
     reader = Reader(root, config, cache)
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
@@ -236,7 +276,7 @@ def collect(root: Path, config: SiteConfig, cache: BuildState) -> SiteContext:
     candidatos = _candidatos(reader)
     editores = _editores(reader)
     completas: dict[str, Checagem] = {}
-    checagens = _checagens(reader, candidatos, completas, editores)
+    checagens = _checagens(reader, candidatos, _checks_read(reader, editores, completas, workers))
     if reader.erros:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
     projecoes = projecao.collect(reader, [c.nome for c in candidatos.values()])

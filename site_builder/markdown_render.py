@@ -39,28 +39,62 @@ class _AddressCollector(Treeprocessor):
                     self.found.append(value)
 
 
+# Inline patterns that cannot make or hide a link: Python-Markdown applies inline patterns in
+# priority order, each over the whole text, and these come after every link pattern (autolinks
+# included), so the links are found before they run. Reading addresses skips them.
+NOT_LINKS = ("linebreak", "entity", "em_strong")
+
+
+def _markdown() -> markdown.Markdown:
+    md = markdown.Markdown(extensions=EXTENSIONS, output_format="html")
+    # Editors' raw HTML is shown as text, never passed through.
+    md.preprocessors.deregister("html_block")
+    md.inlinePatterns.deregister("html")
+    return md
+
+
 class MarkdownRenderer:
     """One configured Markdown converter; reuse it across pages (building one is slow)."""
 
     def __init__(self) -> None:
-        self._md = markdown.Markdown(extensions=EXTENSIONS, output_format="html")
-        # Editors' raw HTML is shown as text, never passed through.
-        self._md.preprocessors.deregister("html_block")
-        self._md.inlinePatterns.deregister("html")
+        self._md = _markdown()
         self._md.treeprocessors.register(_UnsafeUrlRemover(self._md), "unsafe_urls", 0)
+        self._links: markdown.Markdown | None = None
         self._addresses: list[str] = []
-        # Runs before the remover: the addresses as the editor wrote them.
-        self._md.treeprocessors.register(_AddressCollector(self._md, self._addresses), "addresses", 1)
 
     def convert(self, text: str) -> str:
         """HTML for one Markdown document."""
         self._md.reset()
-        self._addresses.clear()
         return self._md.convert(text)
 
     def addresses(self, text: str) -> list[str]:
-        """Every link and image address of a Markdown document, before unsafe ones are removed."""
-        self.convert(text)
+        """Every link and image address of a Markdown document, before unsafe ones are removed.
+
+        The page's conversion up to its element tree, without what only shapes the output
+        (emphasis, line breaks, entities, indentation, serializing): the content rules read
+        every check's links at each cold build, and this is most of the cost of reading a check.
+        """
+        if self._links is None:
+            self._links = _markdown()
+            for name in NOT_LINKS:
+                self._links.inlinePatterns.deregister(name)
+            self._links.treeprocessors.deregister("prettify")
+            # Before `unescape` (priority 0): the addresses as the editor wrote them.
+            collector = _AddressCollector(self._links, self._addresses)
+            self._links.treeprocessors.register(collector, "addresses", 1)
+        md = self._links
+        md.reset()
+        self._addresses.clear()
+        lines = text.split("\n")
+        for preprocessor in md.preprocessors:
+            lines = preprocessor.run(lines)
+        root = md.parser.parseDocument(lines).getroot()
+        if root is None:  # the parser always makes a root; this only tells the type checker
+            return []
+        for treeprocessor in md.treeprocessors:
+            replaced = treeprocessor.run(root)
+            if replaced is not None:
+                root = replaced
         return list(self._addresses)
 
 

@@ -4,6 +4,7 @@ input fingerprint, and a context built only if the artifact must be rendered).""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -278,11 +279,22 @@ def _full_check(ctx: SiteContext, check: ChecagemResumo) -> Checagem:
     assert ctx.raiz is not None and check.fonte is not None
     if (parsed := ctx.completas.pop(check.fonte.caminho, None)) is not None:  # held until its page renders
         return parsed
-    texto = (ctx.raiz / check.fonte.caminho).read_text(encoding="utf-8")
-    lida = regras.ler_checagem(texto, check.fonte, ctx.editores, None)  # dates: judged at collect
-    if lida.checagem is None or lida.problemas or lida.aprovacao:
+    data = (ctx.raiz / check.fonte.caminho).read_bytes()
+    # When the bytes are those the collect phase judged, its rules (dates, links) are not applied
+    # again: reading the links would convert the body a second time.
+    same = hashlib.sha256(data).hexdigest() == check.fonte.sha256
+    lida = (
+        regras.ler_checagem(data.decode("utf-8"), check.fonte, ctx.editores, None, _links_judged)
+        if same
+        else None
+    )
+    if lida is None or lida.checagem is None:
         raise ContentError(check.fonte.caminho, "o arquivo mudou durante o build; rode o build de novo")
     return lida.checagem
+
+
+def _links_judged(_corpo: str) -> list[str]:
+    return []
 
 
 def _check_page(

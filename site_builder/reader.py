@@ -8,13 +8,15 @@ import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from site_builder.config import SiteConfig
 from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.registros import Fonte
 from site_builder.errors import ContentError
 from site_builder.state import BuildState
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -39,28 +41,36 @@ class Reader:
 
         `valid(cached)` says whether a cached result still holds (it may depend on another file).
         """
+        fonte, cached, data = self.consult(path, valid)
+        if data is None:
+            return cached, fonte
+        parsed = parse_bytes(data, fonte, parser)
+        if isinstance(parsed, Recusa):
+            self.erros.append(parsed.mensagem)
+            return None
+        self.remember(fonte, parsed)
+        return parsed, fonte
+
+    def consult(
+        self, path: str, valid: Callable[[Any], bool] | None = None
+    ) -> tuple[Fonte, Any, bytes | None]:
+        """(source, cached result, None) when the cache still holds for `path`, else (source, None,
+        its bytes) for the caller to parse and `remember`. `valid` as in `parse_fonte`."""
         rel = path  # relative to the root, POSIX separators; strings, as pathlib is slow over 10,000 files
         full = f"{self.root}/{rel}"  # plain strings: pathlib costs add up over 10,000 files
         digest, data, cached = self.cache.read(full, rel)
         fonte = Fonte(rel, digest)
         self.fontes.append(fonte)
         if cached is not None and (valid is None or valid(cached.parsed)):
-            return cached.parsed, fonte
+            return fonte, cached.parsed, None
         if data is None:
             with open(full, "rb") as handle:  # noqa: PTH123 - plain strings, as above
                 data = handle.read()
-        try:
-            parsed = parser(data.decode("utf-8"), fonte)
-        except UnicodeDecodeError as exc:
-            self.erros.append(
-                f"{rel}: o arquivo não está em UTF-8 (byte inválido na posição {exc.start}); salve-o em UTF-8"
-            )
-            return None
-        except ContentError as exc:
-            self.erros.append(str(exc))
-            return None
-        self.cache.store(full, rel, digest, parsed)
-        return parsed, fonte
+        return fonte, None, data
+
+    def remember(self, fonte: Fonte, parsed: Any) -> None:
+        """Keep what parsing the source gave for the next build."""
+        self.cache.store(f"{self.root}/{fonte.caminho}", fonte.caminho, fonte.sha256, parsed)
 
     def binary(self, path: str) -> Fonte | None:
         """Record a file copied as is (an archived copy) as a source; None if it does not exist."""
@@ -84,6 +94,26 @@ class Reader:
             self.erros.append(f"{fonte.caminho}: {key}: campo obrigatório, deve ser um texto não vazio")
             return ""
         return value.strip()
+
+
+@dataclass(frozen=True)
+class Recusa:
+    """Why a source could not be parsed: a Portuguese message that names the file."""
+
+    mensagem: str
+
+
+def parse_bytes(data: bytes, fonte: Fonte, parser: Callable[[str, Fonte], T]) -> T | Recusa:
+    """What `parser` makes of a source's bytes, or why it cannot (not UTF-8, a content error)."""
+    try:
+        return parser(data.decode("utf-8"), fonte)
+    except UnicodeDecodeError as exc:
+        return Recusa(
+            f"{fonte.caminho}: o arquivo não está em UTF-8 (byte inválido na posição {exc.start}); "
+            "salve-o em UTF-8"
+        )
+    except ContentError as exc:
+        return Recusa(str(exc))
 
 
 def fingerprint(*parts: str) -> str:

@@ -41,3 +41,14 @@ def edit(project: Path) -> Callable[[str, str, str], None]:
         path.write_text(text.replace(old, new), encoding="utf-8")
 
     return replace
+
+
+def add_checks(project: Path, first: int, count: int) -> None:
+    """Add `count` published checks, copies of the fixture's first one under new ids and slugs."""
+    model = (project / "content/checagens/um.md").read_text(encoding="utf-8")
+    head = model.split("\n", 3)
+    for i in range(first, first + count):
+        text = model.replace(head[1], f'id = "copia-{i:03d}"', 1).replace(
+            head[2], f'slug = "copia-{i:03d}"', 1
+        )
+        (project / f"content/checagens/copia-{i:03d}.md").write_text(text, encoding="utf-8")

@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from site_builder import build as build_module
+from site_builder import workers as workers_module
 from site_builder.build import build_site
-from site_builder.errors import BuildError, DuplicatePathError, StrictModeError
+from site_builder.collect import collect
+from site_builder.errors import BuildError, ContentError, DuplicatePathError, StrictModeError
 from site_builder.writer import StagedWriter
-from tests.site_builder.conftest import REPO, snapshot
+from tests.site_builder.conftest import REPO, add_checks, snapshot
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"
 Edit = Callable[[str, str, str], None]
@@ -134,6 +137,42 @@ def test_crash_mid_build_keeps_previous_output(
     assert snapshot(out) == before  # same files, same bytes, no temporary file left
 
 
+def test_template_change_rebuilds_check_pages_from_their_files(
+    project: Path, tmp_path: Path, edit: Edit
+) -> None:
+    """A rebuild for a template change reads each unchanged check again (its summary alone is
+    cached) and renders the same pages as a cold build of the changed templates."""
+    out = tmp_path / "public"
+    build_site(project, out)
+    edit("templates/base.html", "Pular para o conteúdo", "Ir para o conteúdo")
+    report = build_site(project, out)
+    assert "checagens/afirmacao-um/index.html" in report.renderizados
+    cold = tmp_path / "frio"
+    build_site(project, cold)
+    assert snapshot(out) == snapshot(cold)
+
+
+def test_a_check_edited_during_the_build_stops_it_and_keeps_the_site(
+    project: Path, tmp_path: Path, edit: Edit, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check whose file changes between the collect phase and its page is not rendered from
+    bytes nobody judged: the build stops with a Portuguese error and the site stays as it was."""
+    out = tmp_path / "public"
+    build_site(project, out)
+    before = snapshot(out)
+    edit("templates/base.html", "Pular para o conteúdo", "Ir para o conteúdo")  # every page is dirty
+
+    def collect_then_edit(*args: Any, **kwargs: Any) -> Any:
+        ctx = collect(*args, **kwargs)
+        edit("content/checagens/um.md", "\n+++\n", "\n+++\n\nParágrafo escrito durante o build.\n")
+        return ctx
+
+    monkeypatch.setattr("site_builder.build.collect", collect_then_edit)
+    with pytest.raises(ContentError, match="mudou durante o build"):
+        build_site(project, out)
+    assert snapshot(out) == before
+
+
 def test_killed_build_leftovers_are_removed(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
     build_site(project, out)
@@ -243,18 +282,52 @@ def test_draft_wins_over_everything_else(project: Path, tmp_path: Path, edit: Ed
     assert all(b"Uma afirma" not in data for data in snapshot(out).values())
 
 
+def _in_small_parallel_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers for a small project: chunks of 4 files, every one handed over."""
+    monkeypatch.setattr(workers_module, "PARALLEL_MIN", 10)
+    monkeypatch.setattr(workers_module, "MIN_HANDED_OVER", 1)
+    monkeypatch.setattr(workers_module, "CHUNK", 4)
+
+
 def test_parallel_and_serial_builds_agree(
     project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Checks read and bodies converted by worker processes give the same site as in one process."""
     for i in range(30):
         (project / f"content/metodologia/extra-{i:02d}.md").write_text(
             f'+++\ntitulo = "Extra {i}"\ndescricao = "Extra {i}."\nordem = {10 + i}\n+++\n\n*texto* {i}\n',
             encoding="utf-8",
         )
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_PAGES", 10)
+    add_checks(project, 0, 14)
+    _in_small_parallel_chunks(monkeypatch)
     build_site(project, tmp_path / "paralelo", workers=2)
     build_site(project, tmp_path / "serial", workers=1)
     assert snapshot(tmp_path / "paralelo") == snapshot(tmp_path / "serial")
+    assert (tmp_path / "paralelo/checagens/copia-013/index.html").is_file()
+
+
+def test_checks_read_by_workers_report_the_same_problems_in_order(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A refused check read by a worker names the same file, field and line as one read here,
+    and every problem of the build is listed, in file order."""
+    add_checks(project, 0, 14)
+    checks = project / "content/checagens"
+    (checks / "copia-002.md").write_text(
+        (checks / "copia-002.md").read_text(encoding="utf-8") + "\n[veja](javascript:alert(1))\n",
+        encoding="utf-8",
+    )
+    (checks / "copia-009.md").write_bytes(b'+++\nid = "latin"\n+++\n\xe9\n')
+    _in_small_parallel_chunks(monkeypatch)
+    messages = []
+    for workers in (2, 1):
+        with pytest.raises(BuildError) as refused:
+            build_site(project, tmp_path / f"saida-{workers}", workers=workers)
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1]
+    assert messages[0].index("copia-002.md") < messages[0].index("copia-009.md")
+    assert "javascript" in messages[0]
+    assert "não está em UTF-8" in messages[0]
 
 
 def test_same_size_edit_is_rebuilt(project: Path, tmp_path: Path, edit: Edit) -> None:

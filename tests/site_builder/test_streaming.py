@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import build as build_module
+from site_builder import workers as workers_module
 from site_builder.build import build_site
+from tests.site_builder.conftest import add_checks
 
 BODY = "\n\n".join(
     f"Parágrafo {n} de uma página longa de metodologia, com *ênfase* e um [link](/metodologia/). " * 8
@@ -45,26 +46,16 @@ def test_build_holds_a_few_bodies_at_a_time(
     """Bodies are read, converted and rendered a few at a time, in the serial and the parallel
     build alike: tripling the long pages adds to the peak a small fraction of the added bodies'
     size (holding them all, as the build once did, added more than that size)."""
-    monkeypatch.setattr(build_module, "MARKDOWN_CHUNK", 1)
-    monkeypatch.setattr(build_module, "CHUNKS_AHEAD", 1)
-    monkeypatch.setattr(build_module, "PARALLEL_MIN_PAGES", 2)
+    monkeypatch.setattr(workers_module, "CHUNK", 1)
+    monkeypatch.setattr(workers_module, "CHUNKS_AHEAD", 1)
+    monkeypatch.setattr(workers_module, "PARALLEL_MIN", 2)
+    monkeypatch.setattr(workers_module, "MIN_HANDED_OVER", 1)
     build_site(project, tmp_path / "aquecimento", workers=workers)  # one-off costs: imports, caches
     _add_pages(project, 0, 4)
     small = _peak_of_cold_build(project, tmp_path / "pequeno", workers)
     added = _add_pages(project, 4, 8)
     large = _peak_of_cold_build(project, tmp_path / "grande", workers)
     assert large - small < added / 2, f"peak grew {large - small:,} B for {added:,} B of bodies added"
-
-
-def _add_checks(project: Path, first: int, count: int) -> None:
-    """Add `count` published checks, copies of the fixture's first one under new ids and slugs."""
-    model = (project / "content/checagens/um.md").read_text(encoding="utf-8")
-    head = model.split("\n", 3)
-    for i in range(first, first + count):
-        text = model.replace(head[1], f'id = "copia-{i:03d}"', 1).replace(
-            head[2], f'slug = "copia-{i:03d}"', 1
-        )
-        (project / f"content/checagens/copia-{i:03d}.md").write_text(text, encoding="utf-8")
 
 
 def test_reading_checks_keeps_no_converter_per_file(project: Path, tmp_path: Path) -> None:
@@ -74,9 +65,9 @@ def test_reading_checks_keeps_no_converter_per_file(project: Path, tmp_path: Pat
     97 MB). Now about 4.5 KB per check."""
     assert (project / "content/checagens/um.md").read_text(encoding="utf-8").startswith('+++\nid = "')
     build_site(project, tmp_path / "aquecimento", workers=1)
-    _add_checks(project, 0, 10)
+    add_checks(project, 0, 10)
     small = _peak_of_cold_build(project, tmp_path / "pequeno", 1)
-    _add_checks(project, 10, 40)
+    add_checks(project, 10, 40)
     large = _peak_of_cold_build(project, tmp_path / "grande", 1)
     per_check = (large - small) / 40
     assert per_check < 10_000, f"the peak grew {per_check:,.0f} B per check added"
