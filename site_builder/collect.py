@@ -48,7 +48,12 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
         reader.erros.append(f"{fonte.caminho}: ordem: deve ser um número inteiro")
         ordem = 100
     atualizado = meta.get("atualizado_em")
-    if atualizado is not None and not isinstance(atualizado, dt.date):
+    if atualizado is None and secao == "metodologia":  # its date in the sitemap and on the page
+        reader.erros.append(
+            f"{fonte.caminho}: atualizado_em: campo obrigatório: a data da última mudança do texto, "
+            "como 2026-10-20"
+        )
+    elif atualizado is not None and not isinstance(atualizado, dt.date):
         reader.erros.append(f"{fonte.caminho}: atualizado_em: use uma data, como 2026-10-20")
         atualizado = None
     return Pagina(

@@ -183,6 +183,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             [*home, ("Metodologia", "/metodologia/")],
             lambda: {"paginas": ctx.metodologia},
             _page_keys(ctx.metodologia),
+            latest(w3c(p.atualizado_em) for p in ctx.metodologia if p.atualizado_em),
         ),
     ]
     artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
@@ -232,6 +233,7 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
             "descricao": page.descricao,
             "trilha": trilha,
             "irmas": ctx.metodologia,
+            "atualizado_em": page.atualizado_em,
             "jsonld": jsonld.webpage(ctx.config, page.url, page.titulo, page.descricao, trilha),
         },
         page.fonte,

@@ -26,10 +26,11 @@ MESES = (
 TEMPLATE_REFERENCE = re.compile(r"""{%-?\s*(?:extends|include|import|from)\s+["']([^"']+)["']""")
 
 
-def data_extenso(value: dt.datetime, fuso: str) -> str:
-    """'25 de outubro de 2026' in the site's time zone."""
-    local = value.astimezone(ZoneInfo(fuso))
-    return f"{local.day} de {MESES[local.month - 1]} de {local.year}"
+def data_extenso(value: dt.date, fuso: str) -> str:
+    """'25 de outubro de 2026': a moment in the site's time zone, or a calendar date as it is."""
+    local = value.astimezone(ZoneInfo(fuso)) if isinstance(value, dt.datetime) else value
+    dia = "1º" if local.day == 1 else str(local.day)  # "1º de dezembro", as Brazilians write it
+    return f"{dia} de {MESES[local.month - 1]} de {local.year}"
 
 
 def make_environment(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import re
@@ -79,6 +80,22 @@ def test_generated_sections_are_up_to_date() -> None:
     `model.backtest.pagina_metodologia.regenerar()`) rewrites the page."""
     text = PAGE.read_text(encoding="utf-8")
     assert pagina_metodologia.pagina(text, CALIBRATION_PATH.read_bytes()) == text
+
+
+def test_regenerating_a_changed_page_dates_it(tmp_path: Path) -> None:
+    """The page says when its text last changed (`atualizado_em`, in the sitemap too): rewriting
+    the generated sections dates it; a rewrite that changes nothing keeps the old date."""
+    copia = tmp_path / "projecao.md"
+    atual = PAGE.read_text(encoding="utf-8")
+    copia.write_text(atual, encoding="utf-8")
+    assert not pagina_metodologia.regenerar(copia, CALIBRATION_PATH, hoje=dt.date(2027, 1, 2))
+    assert copia.read_text(encoding="utf-8") == atual
+    copia.write_text(atual.replace("| Calibração em vigor |", "| Calibração antiga |"), encoding="utf-8")
+    assert pagina_metodologia.regenerar(copia, CALIBRATION_PATH, hoje=dt.date(2027, 1, 2))
+    novo = copia.read_text(encoding="utf-8")
+    assert "\natualizado_em = 2027-01-02\n" in novo
+    assert pagina_metodologia.com_data(novo, dt.date(2027, 1, 2)) == novo
+    assert novo.replace("atualizado_em = 2027-01-02", "") == re.sub(r"atualizado_em = \S+", "", atual)
 
 
 def _backtest_rows(md: str) -> dict[str, list[str]]:

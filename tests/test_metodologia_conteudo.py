@@ -6,6 +6,7 @@ verdict in them must reach the pages, written in new words (no seed sentence cop
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import tomllib
@@ -95,7 +96,9 @@ def test_all_expected_pages_exist() -> None:
 @pytest.mark.parametrize("name", PAGE_FILES)
 def test_front_matter(name: str) -> None:
     page = _page(name)
-    assert set(page.meta) == {"titulo", "descricao", "ordem"}
+    assert set(page.meta) == {"titulo", "descricao", "ordem", "atualizado_em"}
+    assert isinstance(page.meta["atualizado_em"], dt.date)
+    assert page.meta["atualizado_em"] <= dt.datetime.now(dt.UTC).date()
     titulo = page.meta["titulo"]
     descricao = page.meta["descricao"]
     ordem = page.meta["ordem"]

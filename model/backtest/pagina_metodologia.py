@@ -11,8 +11,10 @@ tests/test_metodologia_calibracao.py fails until the page is regenerated
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,8 @@ from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibrat
 PAGINA = Path(__file__).resolve().parents[2] / "content" / "metodologia" / "projecao.md"
 INICIO_FAIXA, FIM_FAIXA = "## Faixa de erro\n", "## Rótulo de confiança\n"
 INICIO_AUDITORIA = "## Como auditar\n"
+ATUALIZADO_EM = re.compile(r"^atualizado_em = .*$", re.MULTILINE)  # a front-matter line
+BRASILIA = dt.timezone(dt.timedelta(hours=-3))  # no daylight saving time since 2019
 # The seed's (earlier version's) reference calibration, quoted on the page as not reproduced here.
 SHA_REFERENCIA_ANTERIOR = "09472377c7a0d3cc5abd2c6058f35b6a03ab45e2419c618007c4c446209b2593"
 FAIXAS_PAGINA = ("10-20%", "20-30%", "30-50%", "50-70%", "70-90%", "90-98%", "acima de 98%")
@@ -293,10 +297,17 @@ def pagina(texto: str, raw: bytes) -> str:
     return head + secao_faixa(cal, obj) + FIM_FAIXA + middle + secao_auditoria(cal, sha)
 
 
-def regenerar(path: Path = PAGINA, calibracao: Path = CALIBRATION_PATH) -> bool:
-    """Rewrite the page from the calibration file; True when it changed."""
+def com_data(texto: str, dia: dt.date) -> str:
+    """`texto` (the page) with `dia` as the date of its last change (`atualizado_em`, front matter)."""
+    return ATUALIZADO_EM.sub(f"atualizado_em = {dia.isoformat()}", texto, count=1)
+
+
+def regenerar(path: Path = PAGINA, calibracao: Path = CALIBRATION_PATH, hoje: dt.date | None = None) -> bool:
+    """Rewrite the page from the calibration file, dated `hoje` (default: today in Brasília); True
+    when its text changed (an unchanged text keeps its date)."""
     old = path.read_text(encoding="utf-8")
     new = pagina(old, calibracao.read_bytes())
     if new != old:
-        path.write_text(new, encoding="utf-8")
+        dia = hoje or dt.datetime.now(BRASILIA).date()
+        path.write_text(com_data(new, dia), encoding="utf-8")
     return new != old

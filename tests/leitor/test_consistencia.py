@@ -65,14 +65,22 @@ def test_pages_never_write_a_plural_in_parentheses(site_completo: Path) -> None:
         assert not re.search(r"\b1 (critérios|leituras|checagens|candidatos)\b", texto), rel
 
 
-def test_sitemap_dates_each_page_by_its_content(site_completo: Path) -> None:
+def test_sitemap_dates_each_page_by_its_content(site_completo: Path, projeto_completo: Path) -> None:
     sitemap = (site_completo / "sitemap.xml").read_text(encoding="utf-8")
     datas = dict(re.findall(r"<loc>https?://[^/<]+(/[^<]*)</loc>(?:<lastmod>([^<]+)</lastmod>)?", sitemap))
     assert datas["/projecao/6258-presidente/"] == "2026-10-25T20:20:00Z"  # the latest reading
     assert datas["/debates/demo-governo-2026-10-15/"] == "2026-10-15"
     check = next(url for url in datas if url.startswith("/checagens/demo-helena-leitos"))
     assert datas[check] == "2026-10-16T21:00:00Z"  # published 18:00 in Brasília, never corrected
-    assert datas["/"] == max(v for v in datas.values() if v)
     for url, lastmod in datas.items():
-        if not url.startswith("/metodologia/"):  # methodology texts carry a date only if they say one
-            assert re.fullmatch(r"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ)?", lastmod), url
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\dZ)?", lastmod), url
+    # The home page shows checks, projections and debates: its date is theirs, not the method's.
+    assert datas["/"] == max(v for url, v in datas.items() if not url.startswith("/metodologia/"))
+    textos = {
+        f"/metodologia/{p.stem}/": re.search(r"^atualizado_em = (\S+)$", p.read_text(encoding="utf-8"), re.M)
+        for p in (projeto_completo / "content/metodologia").glob("*.md")
+    }
+    for url, achado in textos.items():
+        assert achado is not None, url
+        assert datas[url] == achado.group(1), url  # the date the text says it last changed
+    assert datas["/metodologia/"] == max(a.group(1) for a in textos.values() if a)

@@ -295,7 +295,8 @@ def test_parallel_and_serial_builds_agree(
     """Checks read and bodies converted by worker processes give the same site as in one process."""
     for i in range(30):
         (project / f"content/metodologia/extra-{i:02d}.md").write_text(
-            f'+++\ntitulo = "Extra {i}"\ndescricao = "Extra {i}."\nordem = {10 + i}\n+++\n\n*texto* {i}\n',
+            f'+++\ntitulo = "Extra {i}"\ndescricao = "Extra {i}."\nordem = {10 + i}\n'
+            f"atualizado_em = 2026-10-20\n+++\n\n*texto* {i}\n",
             encoding="utf-8",
         )
     add_checks(project, 0, 14)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -13,7 +14,8 @@ from jinja2 import meta
 
 from site_builder.build import build_site
 from site_builder.config import validate_config
-from site_builder.render import TEMPLATE_REFERENCE
+from site_builder.errors import BuildError
+from site_builder.render import TEMPLATE_REFERENCE, data_extenso
 from tests.site_builder.conftest import REPO
 
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -152,3 +154,32 @@ def test_template_reference_regex_agrees_with_jinja() -> None:
         by_jinja = set(meta.find_referenced_templates(env.parse(source)))
         assert None not in by_jinja, f"{path.name}: a template reference that is not a literal name"
         assert set(TEMPLATE_REFERENCE.findall(source)) == by_jinja, path.name
+
+
+def test_a_methodology_page_says_when_its_text_last_changed(built: Path) -> None:
+    page = (built / "metodologia/primeira/index.html").read_text(encoding="utf-8")
+    assert 'Texto atualizado em <time datetime="2026-10-20">20 de outubro de 2026</time>' in page
+
+
+@pytest.mark.parametrize(
+    ("linha", "erro"),
+    [
+        ("", "atualizado_em: campo obrigatório: a data da última mudança do texto"),
+        ('atualizado_em = "ontem"\n', "atualizado_em: use uma data, como 2026-10-20"),
+    ],
+)
+def test_a_methodology_page_without_a_real_date_is_refused(
+    project: Path, tmp_path: Path, linha: str, erro: str
+) -> None:
+    page = project / "content/metodologia/segunda.md"
+    text = page.read_text(encoding="utf-8")
+    page.write_text(re.sub(r"^atualizado_em = .*\n", linha, text, count=1, flags=re.M), encoding="utf-8")
+    with pytest.raises(BuildError, match=re.escape(f"content/metodologia/segunda.md: {erro}")):
+        build_site(project, tmp_path / "public")
+
+
+def test_the_first_day_of_a_month_is_written_as_brazilians_write_it() -> None:
+    assert data_extenso(dt.date(2026, 12, 1), "America/Sao_Paulo") == "1º de dezembro de 2026"
+    assert data_extenso(dt.datetime(2026, 11, 2, 2, 0, tzinfo=dt.UTC), "America/Sao_Paulo") == (
+        "1º de novembro de 2026"  # 23:00 of the day before, in Brasília
+    )

@@ -21,7 +21,8 @@ def _add_pages(project: Path, first: int, count: int) -> int:
     """Add `count` methodology pages with long bodies; return the bytes of their bodies."""
     for i in range(first, first + count):
         (project / f"content/metodologia/longa-{i:03d}.md").write_text(
-            f'+++\ntitulo = "Longa {i}"\ndescricao = "Longa {i}."\nordem = {10 + i}\n+++\n\n{BODY}\n',
+            f'+++\ntitulo = "Longa {i}"\ndescricao = "Longa {i}."\nordem = {10 + i}\n'
+            f"atualizado_em = 2026-10-20\n+++\n\n{BODY}\n",
             encoding="utf-8",
         )
     return count * len(BODY.encode("utf-8"))
