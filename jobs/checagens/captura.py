@@ -47,7 +47,7 @@ from jobs.checagens.acervo import (
     sha256,
 )
 from jobs.checagens.configuracao import ID_CANDIDATO, ConfigChecagens
-from jobs.checagens.memoria import Memoria
+from jobs.checagens.memoria import ChecagemPublicada, Memoria
 
 log = logging.getLogger("eleicoes.checagens.captura")
 
@@ -484,7 +484,7 @@ def _triagem(
     id_captura: str,
     candidato: str,
     analisador: Analisador | None,
-    memoria: Memoria | None,
+    memoria: Memoria[ChecagemPublicada] | None,
     avisos: list[str],
 ) -> tuple[list[dict[str, Any]], str]:
     nome = "regras" if analisador is None or isinstance(analisador, AnalisadorRegras) else "openai"
@@ -542,7 +542,7 @@ def capturar(
     sessao: requests.Session | None = None,
     agora: dt.datetime | None = None,
     analisador: Analisador | None = None,
-    memoria: Memoria | None = None,
+    memoria: Memoria[ChecagemPublicada] | None = None,
     origem: str = "link",
     transcrever: Callable[[Path, ConfigChecagens, Path], str] = transcrever_midia,
 ) -> ResultadoCaptura:

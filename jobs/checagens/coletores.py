@@ -23,7 +23,7 @@ from jobs.analise.afirmacoes import Analisador
 from jobs.checagens.acervo import DeskError, agora_iso, json_bytes
 from jobs.checagens.captura import ResultadoCaptura, baixar, capturar
 from jobs.checagens.configuracao import Coletor, ConfigChecagens
-from jobs.checagens.memoria import Memoria, memoria_do_projeto
+from jobs.checagens.memoria import ChecagemPublicada, Memoria, memoria_do_projeto
 from site_builder.writer import write_atomic
 
 log = logging.getLogger("eleicoes.checagens.coletores")
@@ -147,7 +147,7 @@ def coletar(
     caminho_estado = dados / ESTADO
     estado = _ler_estado(caminho_estado)
     sessao = sessao or requests.Session()
-    memoria: Memoria | None
+    memoria: Memoria[ChecagemPublicada] | None
     memoria, avisos = memoria_do_projeto(raiz, config)
     resultado.avisos.extend(avisos)
     restantes = config.max_novos_por_coleta
@@ -180,7 +180,7 @@ def _coletar_feed(
     sessao: requests.Session,
     agora: dt.datetime | None,
     analisador: Analisador | None,
-    memoria: Memoria | None,
+    memoria: Memoria[ChecagemPublicada] | None,
     capturador: Capturador,
 ) -> int:
     """Capture the new entries of one feed; returns how many captures it made."""

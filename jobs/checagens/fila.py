@@ -19,7 +19,7 @@ from pathlib import Path
 from jobs.analise.temas import normalizar
 from jobs.checagens.acervo import AfirmacaoSalva, ler_decisoes, todas_afirmacoes
 from jobs.checagens.configuracao import ConfigChecagens
-from jobs.checagens.memoria import Memoria, Semelhante
+from jobs.checagens.memoria import ChecagemPublicada, Memoria, Semelhante
 
 ALCANCE_REFERENCIA = 1_000_000  # a post seen by a million people gets the full reach score
 BASE = 0.2
@@ -48,13 +48,13 @@ class ItemFila:
     prioridade: float
     alcance_norm: float
     repeticoes: list[AfirmacaoSalva] = field(default_factory=list)  # same text, same candidate
-    memoria: list[Semelhante] = field(default_factory=list)
+    memoria: list[Semelhante[ChecagemPublicada]] = field(default_factory=list)
 
 
 def montar_fila(
     raiz: Path,
     config: ConfigChecagens,
-    memoria: Memoria | None = None,
+    memoria: Memoria[ChecagemPublicada] | None = None,
     limite: int = 50,
     candidato: str = "",
 ) -> tuple[list[ItemFila], list[str]]:

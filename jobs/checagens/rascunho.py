@@ -33,7 +33,7 @@ from jobs.checagens.acervo import (
     registrar_decisoes,
 )
 from jobs.checagens.configuracao import ConfigChecagens
-from jobs.checagens.memoria import Memoria, Semelhante, ocorrencia_de, pontuacao_legivel
+from jobs.checagens.memoria import ChecagemPublicada, Memoria, Semelhante, ocorrencia_de, pontuacao_legivel
 from jobs.checagens.ocorrencias_toml import bloco
 from jobs.fontes.busca import TIPO_ESTATISTICA, TIPO_WEB, BuscaFontes, BuscaWeb, ErroBusca, indice_local
 from site_builder.writer import write_atomic
@@ -168,7 +168,7 @@ class Rascunho:
 
     afirmacao: AfirmacaoSalva
     fatos: list[tuple[str, list[FonteSugerida]]]
-    relacionadas: list[Semelhante]
+    relacionadas: list[Semelhante[ChecagemPublicada]]
     busca_web: list[FonteSugerida] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
     produzido_por: str = BACKEND_REGRAS  # backend that split the claim into facts
@@ -284,7 +284,7 @@ def escrever_rascunho(
     config_analise: ConfigAnalise,
     id_afirmacao: str,
     saida: Path | None = None,
-    memoria: Memoria | None = None,
+    memoria: Memoria[ChecagemPublicada] | None = None,
     busca: BuscaFontes | None = None,
     fontes: BuscaFontes | None = None,
     editor: str = "",

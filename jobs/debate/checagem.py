@@ -4,7 +4,8 @@ each fact is checked against public sources (`jobs.fontes`): a verdict, a confid
 explanation and the sources.
 
 This is the machine's first reading. Stage 6 (`revisao.py`) reviews it with deterministic rules.
-A claim the desk already published is met by the published verdict ("memória de checagens").
+A claim the desk already published is met by the published verdict ("memória de checagens": the
+desk's claim memory over the checks the build publishes, `jobs/debate/reuso.py`).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from typing import Any
 
 from jobs.analise.afirmacoes import Afirmacao, Analisador, extrair_afirmacoes
 from jobs.analise.config import BACKEND_REGRAS
-from jobs.debate.texto import Numero, alinhado, diferenca_relativa, numeros, similaridade
+from jobs.debate.reuso import MemoriaDebate
+from jobs.debate.texto import Numero, alinhado, diferenca_relativa, numeros
 from jobs.fontes.busca import (
-    TIPO_CHECAGEM,
     TIPO_ESTATISTICA,
     TIPO_WEB,
     BuscaFontes,
@@ -36,7 +37,6 @@ TOLERANCIA_VERDADEIRO = 0.03
 TOLERANCIA_IMPRECISO = 0.30
 TOLERANCIA_PP_VERDADEIRO = 1.0
 TOLERANCIA_PP_IMPRECISO = 3.0
-SIMILARIDADE_CHECAGEM_PUBLICADA = 0.45  # a claim this close to a published check takes its verdict
 MIN_TERMOS_EM_COMUM = 1
 RELEVANCIA_FORTE = 2.0  # BM25 score above which the source is clearly about the fact
 RESULTADOS_POR_FATO = 5
@@ -243,30 +243,18 @@ def checar_fato(texto: str, central: bool, busca: BuscaFontes) -> tuple[Fato, st
     return fato, explicacao, forte
 
 
-def _checagem_publicada(afirmacao: str, busca: BuscaFontes) -> Documento | None:
-    """A desk check that says the same thing (same numbers, close wording)."""
-    proprios = {round(n.valor, 6) for n in numeros(afirmacao)}
-    for r in busca.buscar(afirmacao, RESULTADOS_POR_FATO, TIPO_CHECAGEM):
-        doc = r.documento
-        if not doc.veredito:
-            continue
-        deles = {round(n.valor, 6) for n in numeros(doc.afirmacao)}
-        if proprios != deles:
-            continue
-        if similaridade(afirmacao, doc.afirmacao) >= SIMILARIDADE_CHECAGEM_PUBLICADA:
-            return doc
-    return None
-
-
 def checar(
     afirmacao: Afirmacao,
     id_checagem: str,
     turno: str,
     candidato: str,
     busca: BuscaFontes,
+    memoria: MemoriaDebate,
     extraida_por: str = BACKEND_REGRAS,
 ) -> Checagem:
-    """First check of one claim (never raises for a search failure: it says so, as `sem_dados`)."""
+    """First check of one claim: the desk's published verdict when the claim repeats a published
+    check (`memoria`), else the sources (never raises for a search failure: it says so, as
+    `sem_dados`)."""
     comum: dict[str, Any] = {
         "id": id_checagem,
         "turno": turno,
@@ -279,25 +267,25 @@ def checar(
         "temas": afirmacao.temas,
         "extraida_por": extraida_por,
     }
+    publicada = memoria.reuso(afirmacao.texto)
+    if publicada is not None:
+        fonte = _fonte(publicada, publicada.afirmacao)
+        fato = Fato(afirmacao.texto, True, publicada.veredito or "sem_dados", (fonte,))
+        explicacao = (
+            f"A redação já checou esta afirmação (“{publicada.afirmacao}”) e publicou o veredito; "
+            "ele vale para esta repetição."
+        )
+        return Checagem(
+            **comum,
+            fatos=(fato,),
+            veredito=fato.veredito,
+            confianca="alta",
+            explicacao=explicacao,
+            fontes=(fonte,),
+            metodo="memoria",
+            checagem_publicada=publicada.url,
+        )
     try:
-        publicada = _checagem_publicada(afirmacao.texto, busca)
-        if publicada is not None:
-            fonte = _fonte(publicada, publicada.afirmacao)
-            fato = Fato(afirmacao.texto, True, publicada.veredito or "sem_dados", (fonte,))
-            explicacao = (
-                f"A redação já checou esta afirmação (“{publicada.afirmacao}”) e publicou o veredito; "
-                "ele vale para esta repetição."
-            )
-            return Checagem(
-                **comum,
-                fatos=(fato,),
-                veredito=fato.veredito,
-                confianca="alta",
-                explicacao=explicacao,
-                fontes=(fonte,),
-                metodo="memoria",
-                checagem_publicada=publicada.url,
-            )
         textos = dividir_fatos(afirmacao.texto)
         indice_central = next((i for i, t in enumerate(textos) if _quantidades(t)), 0)
         fatos, explicacoes, fortes = [], [], []

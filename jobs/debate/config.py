@@ -1,17 +1,21 @@
 """The `[debate]` section of eleicoes.toml as a typed, validated dataclass.
 
 An empty section works: rule-based evaluation, the embedded source index, no keys, no internet.
-The OpenAI-compatible connection (base_url, model, key variable) comes from `[analise]`.
+The OpenAI-compatible connection (base_url, model, key variable) comes from `[analise]`; the claim
+memory that meets repeated claims with the desk's verdicts (backend, thresholds) from
+`[checagens.memoria]`, the desk's own settings.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jobs.analise.config import ConfigAnalise, config_analise
+from jobs.checagens.configuracao import ConfigMemoria, config_memoria
 from jobs.configuracao import ConfigSectionError, ler_secao
 
 AVALIADORES = ("", "regras", "openai")
@@ -24,6 +28,9 @@ CHAVES = (
     "busca_tempo_limite_s",
     "indices_extras",
 )
+
+
+C = TypeVar("C")
 
 
 class ErroConfig(ValueError):  # noqa: N818 - Portuguese name, like ErroAnalise
@@ -41,6 +48,7 @@ class DebateConfig:
     busca_tempo_limite_s: float = 10.0
     indices_extras: tuple[str, ...] = ()  # more local index files (JSON), relative to the project root
     analise: ConfigAnalise = field(default_factory=ConfigAnalise)  # `[analise]`: backend and endpoint
+    memoria: ConfigMemoria = field(default_factory=ConfigMemoria)  # `[checagens.memoria]`, as the desk
 
     @property
     def backend(self) -> str:
@@ -48,8 +56,11 @@ class DebateConfig:
         return self.avaliador or self.analise.backend
 
 
-def de_dict(secao: dict[str, Any], analise: dict[str, Any] | None = None) -> DebateConfig:
-    """Validate a `[debate]` table; raises ErroConfig naming the key."""
+def de_dict(
+    secao: dict[str, Any], analise: dict[str, Any] | None = None, memoria: dict[str, Any] | None = None
+) -> DebateConfig:
+    """Validate a `[debate]` table (with `[analise]` and `[checagens.memoria]`); raises ErroConfig
+    naming the key."""
     # Keys prefixed audio_/whisper_ belong to the audio job (jobs/debate/config_audio.py, issue 8).
     desconhecidas = sorted(k for k in set(secao) - set(CHAVES) if not k.startswith(("audio_", "whisper_")))
     if desconhecidas:
@@ -84,19 +95,24 @@ def de_dict(secao: dict[str, Any], analise: dict[str, Any] | None = None) -> Deb
         busca_url=url,
         busca_tempo_limite_s=float(tempo),
         indices_extras=tuple(extras),
-        analise=_analise(analise or {}),
+        analise=_secao(config_analise, analise or {}),
+        memoria=_secao(config_memoria, memoria or {}),
     )
 
 
-def _analise(dados: dict[str, Any]) -> ConfigAnalise:
+def _secao(validar: Callable[[dict[str, Any]], C], dados: dict[str, Any]) -> C:
     try:
-        return config_analise(dados)
+        return validar(dados)
     except ConfigSectionError as exc:
         raise ErroConfig(str(exc)) from exc
 
 
 def carregar(caminho: Path) -> DebateConfig:
-    """Read `[debate]` (and `[analise]`) from eleicoes.toml; a missing file gives the defaults."""
+    """Read `[debate]` (with `[analise]` and `[checagens.memoria]`) from eleicoes.toml; a missing file
+    gives the defaults."""
     secao = ler_secao("debate", caminho, ErroConfig)
     analise = ler_secao("analise", caminho, ErroConfig)
-    return de_dict(secao, analise)
+    memoria = ler_secao("checagens", caminho, ErroConfig).get("memoria", {})
+    if not isinstance(memoria, dict):
+        raise ErroConfig("[checagens] memoria: deve ser uma tabela [checagens.memoria]")
+    return de_dict(secao, analise, memoria)

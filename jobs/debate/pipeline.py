@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de
-from jobs.analise.config import ConfigAnalise
 from jobs.analise.llm import ErroAnalise
 from jobs.analise.turnos import (
     AvaliacaoTurno,
@@ -68,9 +67,10 @@ from jobs.debate.config import DebateConfig, ErroConfig
 from jobs.debate.edicoes import Edicoes, ler_edicoes
 from jobs.debate.papeis import PapelLocutor
 from jobs.debate.perguntas import PerguntaTurno
+from jobs.debate.reuso import MemoriaDebate, memoria_do_debate
 from jobs.debate.revisao import ChecagemRevisada
 from jobs.debate.turnos import Turno
-from jobs.fontes.busca import BuscaFontes, busca_de
+from jobs.fontes.busca import PASTA_CHECAGENS, BuscaFontes, busca_de, checagens_publicadas
 
 log = logging.getLogger("eleicoes.debate")
 
@@ -94,6 +94,9 @@ _RAIZ_CODIGO = Path(__file__).resolve().parents[2]
 CODIGO_AVALIACAO = ("jobs/analise/turnos.py", "jobs/debate/texto.py", "jobs/analise/temas.py")
 CODIGO_CHECAGEM = (
     "jobs/debate/checagem.py",
+    "jobs/debate/reuso.py",
+    "jobs/checagens/memoria.py",
+    "jobs/checagens/similaridade.py",
     "jobs/debate/texto.py",
     "jobs/analise/afirmacoes.py",
     "jobs/analise/temas.py",
@@ -190,15 +193,23 @@ def executar(
             ciclo,
         )
         saidas[ARQ_AVALIACAO] = {"avaliador": avaliador.nome, "turnos": guardar}
+        # The desk's published checks are read once per cycle, for the sources and the claim memory
+        # (their vectors come from the embeddings cache).
+        publicadas = checagens_publicadas(raiz / PASTA_CHECAGENS)
         busca = busca_de(
-            config.busca, raiz, config.busca_url, config.busca_tempo_limite_s, config.indices_extras
+            config.busca,
+            raiz,
+            config.busca_url,
+            config.busca_tempo_limite_s,
+            config.indices_extras,
+            publicadas,
         )
+        memoria, avisos_memoria = memoria_do_debate(raiz, config.memoria, config.analise, publicadas)
         analisador = analisador_de(config.analise)
         cache_checagens = {} if reavaliar else _cache(pasta / ARQ_CHECAGENS, "turnos")
-        checagens, guardar_checagens = _checar(
-            fechados, busca, analisador, config.analise, cache_checagens, ciclo
-        )
-        saidas[ARQ_CHECAGENS] = {"busca": busca.nome, "turnos": guardar_checagens}
+        checagens, guardar_checagens = _checar(fechados, busca, memoria, analisador, cache_checagens, ciclo)
+        ciclo.avisos += avisos_memoria + memoria.memoria.avisos
+        saidas[ARQ_CHECAGENS] = {"busca": busca.nome, "memoria": memoria.nome, "turnos": guardar_checagens}
         revisadas = etapa_revisao.revisar(checagens, edicoes)
         saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
         entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos)
@@ -338,18 +349,17 @@ def _avaliar(
 def _checar(
     turnos: list[Turno],
     busca: BuscaFontes,
+    memoria: MemoriaDebate,
     analisador: Analisador,
-    config_analise: ConfigAnalise,
     cache: dict[str, dict[str, Any]],
     ciclo: Ciclo,
 ) -> tuple[list[Checagem], dict[str, Any]]:
     """Claims and first checks of each finished turn (cached per turn)."""
-    del config_analise
     todas: list[Checagem] = []
     guardar: dict[str, Any] = {}
     versao = versao_codigo(CODIGO_CHECAGEM)
     for t in turnos:
-        k = chave(versao, busca.nome, analisador.nome, t.texto)
+        k = chave(versao, busca.nome, memoria.nome, analisador.nome, t.texto)
         anterior = cache.get(t.id)
         checagens: list[Checagem] | None = None
         if anterior is not None and anterior.get("chave") == k:
@@ -366,7 +376,7 @@ def _checar(
                 reserva = AnalisadorRegras()
                 afirmacoes, extraidas_por = etapa_checagem.checaveis(t.texto, reserva), reserva.nome
             checagens = [
-                etapa_checagem.checar(a, f"{t.id}-c{i}", t.id, t.candidato, busca, extraidas_por)
+                etapa_checagem.checar(a, f"{t.id}-c{i}", t.id, t.candidato, busca, memoria, extraidas_por)
                 for i, a in enumerate(afirmacoes, start=1)
             ]
         todas += checagens

@@ -2,7 +2,8 @@
 
 - `IndiceLocal` (default): BM25 over an index shipped with the project (official statistics with
   their URLs, `jobs/fontes/dados/*.json`) plus the desk's published checks (`content/checagens/`).
-  No network.
+  No network. The checks are the ones the build publishes (`checagens_publicadas`); the debate meets
+  a repeated claim with their verdicts through the claim memory (`jobs/debate/reuso.py`).
 - `BuscaWeb`: a configurable search endpoint answering SearxNG-style JSON
   (`GET <url>?q=...&format=json` -> `{"results": [{"title", "url", "content"}]}`).
 """
@@ -28,6 +29,7 @@ from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Fonte
 
 DADOS = Path(__file__).resolve().parent / "dados"
+PASTA_CHECAGENS = Path("content") / "checagens"  # the desk's checks, under the project root
 TIPO_ESTATISTICA = "estatistica"
 TIPO_CHECAGEM = "checagem"
 TIPO_WEB = "web"
@@ -108,6 +110,7 @@ class Documento:
     veredito: str | None = None  # a desk check's published verdict
     afirmacao: str = ""  # a desk check's claim
     demonstracao: bool = False
+    candidato: str = ""  # whose claim a desk check is
 
 
 @dataclass(frozen=True)
@@ -239,6 +242,7 @@ def checagens_publicadas(pasta: Path) -> list[Documento]:
                 veredito=c.veredito,
                 afirmacao=c.afirmacao,
                 demonstracao=c.demonstracao,
+                candidato=c.candidato,
             )
         )
     return docs
@@ -287,8 +291,11 @@ class IndiceLocal:
         return resultados[:limite]
 
 
-def indice_local(raiz: Path, extras: Iterable[str] = ()) -> IndiceLocal:
-    """The embedded index: shipped statistics, extra index files and the desk's published checks."""
+def indice_local(
+    raiz: Path, extras: Iterable[str] = (), publicadas: Sequence[Documento] | None = None
+) -> IndiceLocal:
+    """The embedded index: shipped statistics, extra index files and the desk's published checks
+    (`publicadas` when the caller already read them with `checagens_publicadas`)."""
     arquivos = sorted(DADOS.glob("*.json")) + [raiz / e for e in extras]
     docs: list[Documento] = []
     assinatura = hashlib.sha256()
@@ -296,10 +303,11 @@ def indice_local(raiz: Path, extras: Iterable[str] = ()) -> IndiceLocal:
         conteudo = arquivo.read_bytes()
         assinatura.update(conteudo)
         docs += ler_indice(arquivo)
-    publicadas = checagens_publicadas(raiz / "content" / "checagens")
+    if publicadas is None:
+        publicadas = checagens_publicadas(raiz / PASTA_CHECAGENS)
     for d in publicadas:
         assinatura.update(f"{d.id}|{d.veredito}|{d.afirmacao}".encode())
-    return IndiceLocal(docs + publicadas, assinatura.hexdigest()[:12])
+    return IndiceLocal([*docs, *publicadas], assinatura.hexdigest()[:12])
 
 
 # ---------------------------------------------------------------- web
@@ -354,9 +362,14 @@ def _dominio(url: str) -> str:
 
 
 def busca_de(
-    tipo: str, raiz: Path, url: str = "", tempo_limite_s: float = 10.0, extras: Iterable[str] = ()
+    tipo: str,
+    raiz: Path,
+    url: str = "",
+    tempo_limite_s: float = 10.0,
+    extras: Iterable[str] = (),
+    publicadas: Sequence[Documento] | None = None,
 ) -> BuscaFontes:
-    """The search backend chosen in `[debate] busca`."""
+    """The search backend chosen in `[debate] busca` (`publicadas`: as for `indice_local`)."""
     if tipo == "web":
         return BuscaWeb(url, tempo_limite_s)
-    return indice_local(raiz, extras)
+    return indice_local(raiz, extras, publicadas)

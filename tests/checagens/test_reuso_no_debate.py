@@ -1,5 +1,6 @@
 """The live debate reuses only the desk's checks that the build publishes, through the build's own
-rule (issue 16): every fixture the build refuses (tests/fixtures/checagens) stays out of the index."""
+rule (issue 16): every fixture the build refuses (tests/fixtures/checagens) stays out of the index,
+and a debate claim repeating it word for word never takes its verdict."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from jobs.checagens.configuracao import ConfigMemoria
+from jobs.debate.reuso import memoria_do_debate
 from jobs.fontes.busca import checagens_publicadas
 from site_builder.build import build_site
 from site_builder.errors import BuildError
@@ -16,6 +19,7 @@ from tests.checagens.conftest import FIXTURES
 from tests.checagens.test_regras import INVALIDAS, destino, expectativas
 
 CHECAGENS = [f for f in INVALIDAS if f.suffix == ".md"]
+REPETIDA = "O estado abriu 300 leitos de UTI em 2025."  # the claim of valida.md and of the fixtures
 
 
 @pytest.mark.parametrize("fixture", CHECAGENS, ids=lambda p: p.name)
@@ -48,3 +52,20 @@ def test_unreadable_file_does_not_stop_the_index(site: Path) -> None:
     shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
     urls = {d.url for d in checagens_publicadas(site / "content" / "checagens")}
     assert "/checagens/valida/" in urls and "/checagens/codificacao-latin1/" not in urls
+
+
+@pytest.mark.parametrize("fixture", CHECAGENS, ids=lambda p: p.name)
+def test_a_debate_claim_never_takes_the_verdict_of_a_refused_check(site: Path, fixture: Path) -> None:
+    shutil.copy(fixture, destino(site, fixture))
+    memoria, _avisos = memoria_do_debate(site, ConfigMemoria(embeddings=""))
+    reusada = memoria.reuso(REPETIDA)
+    publicada = expectativas(fixture)[1] == "sem-link"  # the build publishes it, without the copy link
+    assert (reusada.url if reusada else None) == (f"/checagens/{fixture.stem}/" if publicada else None)
+
+
+def test_a_debate_claim_takes_the_verdict_of_the_published_check(site: Path) -> None:
+    shutil.copy(FIXTURES / "invalidas" / "aprovada-por-outra-pessoa.md", site / "content/checagens/")
+    shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
+    memoria, _avisos = memoria_do_debate(site, ConfigMemoria(embeddings=""))
+    reusada = memoria.reuso(REPETIDA)
+    assert reusada is not None and (reusada.url, reusada.veredito) == ("/checagens/valida/", "falso")

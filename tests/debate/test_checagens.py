@@ -15,8 +15,10 @@ from typing import Any, ClassVar
 import pytest
 
 from jobs.analise.afirmacoes import Afirmacao
+from jobs.checagens.configuracao import ConfigMemoria
 from jobs.debate.checagem import Checagem, Fato, FonteChecagem, checar, dividir_fatos, veredito_por_numeros
 from jobs.debate.edicoes import EdicaoChecagem, Edicoes, Fonte
+from jobs.debate.reuso import MemoriaDebate, memoria_do_debate
 from jobs.debate.revisao import revisar
 from jobs.fontes.busca import DADOS, BuscaWeb, ErroBusca, checagens_publicadas, indice_local, ler_indice
 
@@ -31,6 +33,12 @@ def _afirmacao(texto: str) -> Afirmacao:
 @pytest.fixture(scope="module")
 def indice() -> Any:
     return indice_local(REPO)
+
+
+@pytest.fixture(scope="module")
+def memoria() -> MemoriaDebate:
+    """The desk's published checks, TF-IDF only (tests/debate/test_reuso.py covers the embeddings)."""
+    return memoria_do_debate(REPO, ConfigMemoria(embeddings=""))[0]
 
 
 def test_index_numbers_match_the_public_files() -> None:
@@ -90,22 +98,33 @@ def test_compound_claims_split_into_facts() -> None:
     ]
 
 
-def test_checks_against_official_statistics(indice: Any) -> None:
-    certo = checar(_afirmacao("O país tem hoje quase 159 milhões de eleitores."), "c1", "t", "a", indice)
+def test_checks_against_official_statistics(indice: Any, memoria: MemoriaDebate) -> None:
+    certo = checar(
+        _afirmacao("O país tem hoje quase 159 milhões de eleitores."), "c1", "t", "a", indice, memoria
+    )
     assert (certo.veredito, certo.confianca, certo.metodo) == ("verdadeiro", "alta", "fontes")
     assert certo.fontes[0].url.startswith("https://resultados.tse.jus.br/")
     assert "158,7 milhões" in certo.explicacao
-    errado = checar(_afirmacao("A abstenção no primeiro turno passou de 30%."), "c2", "t", "a", indice)
+    errado = checar(
+        _afirmacao("A abstenção no primeiro turno passou de 30%."), "c2", "t", "a", indice, memoria
+    )
     assert errado.veredito == "falso" and "21,08%" in errado.explicacao
-    sem = checar(_afirmacao("A fila de cirurgias do estado tem 40 mil pessoas."), "c3", "t", "a", indice)
+    sem = checar(
+        _afirmacao("A fila de cirurgias do estado tem 40 mil pessoas."), "c3", "t", "a", indice, memoria
+    )
     assert (sem.veredito, sem.fontes) == ("sem_dados", ())
 
 
-def test_desk_memory_gives_the_published_verdict(indice: Any) -> None:
-    c = checar(_afirmacao("Nós abrimos 300 novos leitos de UTI em 2025."), "c1", "t", "a", indice)
+def test_desk_memory_gives_the_published_verdict(indice: Any, memoria: MemoriaDebate) -> None:
+    c = checar(
+        _afirmacao("Em 2025, o estado abriu 300 novos leitos de UTI."), "c1", "t", "a", indice, memoria
+    )
     assert (c.veredito, c.metodo) == ("verdadeiro", "memoria")
     assert c.checagem_publicada == "/checagens/demo-helena-leitos-uti/"
-    outro = checar(_afirmacao("Nós abrimos 900 novos leitos de UTI em 2025."), "c2", "t", "a", indice)
+    assert c.fontes[0].orgao == "Redação (checagem publicada)"
+    outro = checar(
+        _afirmacao("Em 2025, o estado abriu 900 novos leitos de UTI."), "c2", "t", "a", indice, memoria
+    )
     assert outro.metodo != "memoria"  # other numbers: not the same claim
 
 
@@ -138,7 +157,9 @@ def busca_web() -> Iterator[tuple[str, list[tuple[int, bytes, float]]]]:
     servidor.server_close()
 
 
-def test_web_search_backend(busca_web: tuple[str, list[tuple[int, bytes, float]]]) -> None:
+def test_web_search_backend(
+    busca_web: tuple[str, list[tuple[int, bytes, float]]], memoria: MemoriaDebate
+) -> None:
     url, respostas = busca_web
     resultado = {
         "results": [
@@ -152,7 +173,7 @@ def test_web_search_backend(busca_web: tuple[str, list[tuple[int, bytes, float]]
     }
     respostas.append((200, json.dumps(resultado).encode(), 0.0))
     web = BuscaWeb(url, 2.0)
-    c = checar(_afirmacao("A abstenção no primeiro turno passou de 30%."), "c1", "t", "a", web)
+    c = checar(_afirmacao("A abstenção no primeiro turno passou de 30%."), "c1", "t", "a", web, memoria)
     assert c.veredito == "falso" and c.confianca == "baixa"  # a web snippet is never strong evidence
     assert [f.url for f in c.fontes] == ["https://exemplo.org/a"]
     respostas.append((500, b"erro", 0.0))
@@ -165,7 +186,7 @@ def test_web_search_backend(busca_web: tuple[str, list[tuple[int, bytes, float]]
     with pytest.raises(ErroBusca, match="não respondeu"):
         BuscaWeb(url, 0.3).buscar("x")
     respostas.append((503, b"", 0.0))
-    fora = checar(_afirmacao("A abstenção passou de 30%."), "c2", "t", "a", web)
+    fora = checar(_afirmacao("A abstenção passou de 30%."), "c2", "t", "a", web, memoria)
     assert (fora.veredito, fora.metodo) == ("sem_dados", "busca_indisponivel")
 
 

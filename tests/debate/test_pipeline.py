@@ -57,7 +57,7 @@ def test_sample_debate_end_to_end(demo: Path) -> None:
     revisadas = _json(demo, "checagens-revisadas.json")["checagens"]
     assert any(r["revisado"] and r["motivo"] for r in revisadas)
     vereditos = {r["veredito"] for r in revisadas}
-    assert {"verdadeiro", "falso", "enganoso", "impreciso", "sem_dados"} <= vereditos
+    assert {"verdadeiro", "falso", "impreciso", "sem_dados"} <= vereditos
 
 
 def test_cycle_is_idempotent_and_evaluates_only_new_turns(demo: Path) -> None:

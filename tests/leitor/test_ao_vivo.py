@@ -141,7 +141,7 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
             placar = json.loads((out / DEBATE / "placar.json").read_bytes())
             gravado = dt.datetime.fromisoformat(placar["atualizado_em"])
             assert texto(aba, "atualizado") == br_format.data_hora(gravado, FUSO)  # written by the builder
-            assert texto(aba, "placar-helena-prado-nota") == "73,6"
+            assert texto(aba, "placar-helena-prado-nota") == "72,7"
             assert not aba.avaliar(visivel("recarregar"))  # the page already shows this scoreboard
 
             # The engine has just computed it: the age line moves, no warning.

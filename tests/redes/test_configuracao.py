@@ -41,6 +41,8 @@ def test_collectors_are_read() -> None:
         ({"memoria": {"limiar_alto": 1.5}}, "limiar_alto"),
         ({"memoria": {"limiar_alto": 0.2, "limiar_baixo": 0.4}}, "limiar_baixo não pode ser maior"),
         ({"memoria": {"embeddings": "bert"}}, "embeddings"),
+        ({"memoria": {"limiar_reuso": 0.4}}, "limiar_reuso não pode ser menor que limiar_alto"),
+        ({"memoria": {"limiar_reuso_embeddings": 0.6}}, "limiar_reuso_embeddings não pode ser menor"),
         ({"memoria": "alto"}, r"\[checagens.memoria\]"),
         ({"busca": {"backend": "web"}}, "url"),
         ({"tamanho_maximo_mb": 0}, "tamanho_maximo_mb"),
