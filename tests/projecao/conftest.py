@@ -14,6 +14,7 @@ METHOD_PAGE = """+++
 titulo = "Como funciona a projeção"
 descricao = "Página de teste do método da projeção."
 ordem = 1
+atualizado_em = 2026-10-20
 +++
 
 O método da projeção.

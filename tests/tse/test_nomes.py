@@ -35,7 +35,9 @@ def test_race_page_names_municipalities_from_the_catalogue_kept_with_the_snapsho
     shutil.copytree(FIXTURE_CONTENT, root / "content")
     shutil.copytree(REPO / "templates", root / "templates")
     (root / "content" / "metodologia" / "projecao.md").write_text(
-        '+++\ntitulo = "Projeção"\ndescricao = "Método."\nordem = 1\n+++\n\nMétodo.\n', encoding="utf-8"
+        '+++\ntitulo = "Projeção"\ndescricao = "Método."\nordem = 1\n'
+        "atualizado_em = 2026-10-20\n+++\n\nMétodo.\n",
+        encoding="utf-8",
     )
     build_site(root, tmp_path / "public", strict=True)
     page = (tmp_path / "public/projecao/6260-governador-ac/index.html").read_text(encoding="utf-8")
