@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -75,6 +75,13 @@ def check_lastmod(check: ChecagemResumo) -> str | None:
     return w3c(when) if when else None
 
 
+def checks_lastmod(checks: Iterable[ChecagemResumo]) -> str | None:
+    """When the latest of `checks` last changed (`latest` of their `check_lastmod`, formatting one
+    moment instead of every one: listings of 10,000 checks are planned at every build)."""
+    last = max((when for c in checks if (when := c.atualizado_em or c.publicado_em)), default=None)
+    return w3c(last) if last else None
+
+
 def _page_keys(pages: list[Pagina]) -> list[str]:
     return ["|".join((p.url, p.titulo, p.descricao, str(p.ordem))) for p in pages]
 
@@ -119,7 +126,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     def summaries(items: list[ChecagemResumo]) -> list[dict[str, Any]]:
         return [_check_summary(c, ctx) for c in items]
 
-    checks_lastmod = latest(check_lastmod(c) for c in checks)
+    newest_check = checks_lastmod(checks)
 
     artifacts = [
         _section_page(
@@ -138,7 +145,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             + _page_keys(ctx.metodologia)
             + projecao.headline_keys(ctx)
             + debates.home_keys(ctx),
-            latest([checks_lastmod, projecao.section_lastmod(ctx), debates.section_lastmod(ctx)]),
+            latest([newest_check, projecao.section_lastmod(ctx), debates.section_lastmod(ctx)]),
         ),
         _section_page(
             ctx,
@@ -173,7 +180,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "filtros": check_filters(ctx, ""),
             },
             [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
-            checks_lastmod,
+            newest_check,
         ),
         _section_page(
             ctx,
@@ -401,7 +408,7 @@ def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
                 "demonstracao": any(c.demonstracao for c in candidates),
                 "jsonld": jsonld.webpage(ctx.config, CANDIDATES_URL, titulo, descricao, trilha),
             },
-            lastmod=latest(check_lastmod(c) for c in ctx.checagens),
+            lastmod=checks_lastmod(ctx.checagens),
         )
     )
     return artifacts
@@ -428,7 +435,7 @@ def _candidate_page(
             "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
             "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
         },
-        lastmod=latest(check_lastmod(c) for c in checks),
+        lastmod=checks_lastmod(checks),
     )
 
 
@@ -494,7 +501,7 @@ def _filter_page(
             "filtros": check_filters(ctx, url),
             "jsonld": jsonld.webpage(ctx.config, url, titulo, descricao, trilha),
         },
-        lastmod=latest(check_lastmod(c) for c in checks),
+        lastmod=checks_lastmod(checks),
     )
 
 
