@@ -138,6 +138,7 @@ class Resumo:
     encerrado: bool = False
     modelo_em_uso: str = ""  # "" = the configured model; "base" once the job fell back to it
     aguardando: str = ""
+    interrompido: bool = False  # `parar` ended the run before the source was exhausted
 
     def texto(self) -> str:
         """One Portuguese paragraph."""
@@ -149,6 +150,11 @@ class Resumo:
             partes.append("ocorrências: " + ", ".join(f"{n} {t}" for t, n in sorted(tipos.items())))
         if self.encerrado:
             partes.append("gravação encerrada")
+        elif self.interrompido:
+            partes.append(
+                "transcrição interrompida pelo encerramento; o que já foi transcrito está salvo "
+                "e a próxima execução retoma do segmento seguinte"
+            )
         elif self.aguardando:
             partes.append(self.aguardando)
         return "; ".join(partes) + "."
@@ -361,11 +367,17 @@ class Processador:
     # --- the loop -------------------------------------------------------------------------
 
     def rodar(self, fonte: Fonte, seguir: bool = False, parar: threading.Event | None = None) -> Resumo:
-        """Process what the source offers; with `seguir`, keep waiting for more until it ends or `parar`."""
+        """Process what the source offers; with `seguir`, keep waiting for more until it ends or `parar`.
+
+        `parar` is checked between segments: a stop asked during a window ends the run once that
+        window's words and state are saved (a window is never left half done)."""
         self._resumo = Resumo()
         self.carregar(fonte.descricao)
         parar = parar or threading.Event()
-        while not parar.is_set():
+        while True:
+            if parar.is_set():
+                self._resumo.interrompido = True
+                break
             try:
                 disponiveis = fonte.listar()
             except ErroFonte as exc:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -234,3 +235,49 @@ def test_crash_between_transcript_and_state_neither_loses_nor_doubles(
     assert len(chaves) == len(set(chaves)), "palavra repetida depois da queda"
     referencia_palavras = [(w["p"], w["inicio_s"]) for w in palavras(debate_ref / "transcricao.jsonl")]
     assert chaves == referencia_palavras
+
+
+class PedeParadaAoTranscrever:
+    """The session's real model; the stop is asked as it starts a window (a Ctrl+C mid-transcription)."""
+
+    def __init__(self, modelo: Any, parar: threading.Event) -> None:
+        self.modelo, self.parar = modelo, parar
+
+    def transcribe(self, *args: Any, **kwargs: Any) -> Any:
+        self.parar.set()
+        return self.modelo.transcribe(*args, **kwargs)
+
+
+def test_a_stop_during_a_window_ends_the_run_after_it_and_a_rerun_resumes_exactly(
+    tmp_path: Path,
+    referencia: tuple[Path, Path],
+    config_audio: ConfigAudio,
+    modelo: Callable[[], Any],
+) -> None:
+    """Issue 17: a stop asked while Whisper transcribes does not wait for the rest of the backlog,
+    and loses nothing: the window in hand is saved, and the next run goes on from the next segment."""
+    debate_ref, segmentos_ref = referencia
+    debate = tmp_path / "debate-teste"
+    debate.mkdir()
+    shutil.copy(debate_ref / "debate.toml", debate / "debate.toml")
+    todos = sorted(segmentos_ref.glob("seg_*.wav"))
+    fonte = FontePasta(segmentos_ref, estavel_s=0.0)  # every segment and the end mark are there
+    parar = threading.Event()
+    interrompido = Processador(
+        debate, config_audio, modelo=lambda: PedeParadaAoTranscrever(modelo(), parar), avisar=lambda _m: None
+    ).rodar(fonte, parar=parar)
+    assert parar.is_set() and interrompido.interrompido and not interrompido.encerrado
+    assert 0 < interrompido.segmentos < len(todos)  # the window finished; the backlog was left
+    assert "transcrição interrompida pelo encerramento" in interrompido.texto()
+    estado = json.loads((debate / "audio" / "estado.json").read_text(encoding="utf-8"))
+    assert list(estado["seqs"].values()) == ["processado"] * interrompido.segmentos
+    assert not list(debate.rglob("*.tmp"))
+    retomado = Processador(debate, config_audio, modelo=modelo, avisar=lambda _m: None).rodar(fonte)
+    assert retomado.encerrado and not retomado.interrompido
+    assert interrompido.segmentos + retomado.segmentos == len(todos)  # none redone, none skipped
+    chave = [
+        (f["inicio_s"], f["fim_s"], f["texto"]) for f in ler_transcricao(debate_ref / "transcricao.jsonl")
+    ]
+    assert [
+        (f["inicio_s"], f["fim_s"], f["texto"]) for f in ler_transcricao(debate / "transcricao.jsonl")
+    ] == chave
