@@ -232,7 +232,8 @@ pasta = "{self.published}"
         config_path = self._write_config(replay.url_base, self._start_recorder())
 
         cfg = scheduler.load_scheduler_config(self.root, config_path)
-        jobs = scheduler.default_jobs(self.root, cfg, config_path)
+        stopping = threading.Event()  # the runner's: a transcription backlog ends early at Ctrl+C
+        jobs = scheduler.default_jobs(self.root, cfg, config_path, stopping)
         wrapped: dict[str, Callable[[Callable[[], Any]], Callable[[], Any]]] = {
             "tse": lambda run: NightPoll(run, replay.estado, not clocked, scheduler.Outcome),
         }
@@ -260,6 +261,7 @@ pasta = "{self.published}"
             stop_after=stop_after,
             stop_when_done=frozenset(done_when),
             grace_s=cfg.espera_encerramento_s,
+            stopping=stopping,
         )
         self._runner.start()
 

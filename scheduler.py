@@ -173,11 +173,12 @@ class Runner:
     busy_retry_s: float = BUSY_RETRY_S
     grace_s: float = 8.0  # after a signal, how long the jobs in flight may take before being abandoned
     clock: Callable[[], float] = time.time
+    # Set by `stop`; jobs given the same event (`default_jobs`) end a long run early when it is set.
+    stopping: threading.Event = field(default_factory=threading.Event)
     _scheduler: BackgroundScheduler = field(init=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, init=False)
     _health: dict[str, JobHealth] = field(default_factory=dict, init=False)
     _state: str = field(default="parado", init=False)
-    _stop: threading.Event = field(default_factory=threading.Event, init=False)
     _stop_reason: str = field(default="", init=False)
     _wanted: int = field(default=0, init=False)  # input changes seen
     _built: int = field(default=0, init=False)  # input changes the site reflects
@@ -232,9 +233,9 @@ class Runner:
 
     def stop(self, reason: str = "pedido") -> None:
         """Ask the runner to stop (thread- and signal-safe); `wait` does the stopping."""
-        if not self._stop.is_set():
+        if not self.stopping.is_set():
             self._stop_reason = reason
-            self._stop.set()
+            self.stopping.set()
 
     def wait(self, duration_s: float | None = None) -> str:
         """Block until `stop` (or `duration_s`), let the jobs in flight finish, shut down.
@@ -243,7 +244,7 @@ class Runner:
         Returns the reason of the stop.
         """
         deadline = None if duration_s is None else time.monotonic() + duration_s
-        while not self._stop.wait(0.2):
+        while not self.stopping.wait(0.2):
             if deadline is not None and time.monotonic() >= deadline:
                 self.stop("duracao")
         self._state = "encerrando"
@@ -376,7 +377,7 @@ class Runner:
         self._reschedule(SITE, 0.0)
 
     def _reschedule(self, name: str, delay_s: float) -> None:
-        if self._stop.is_set():
+        if self.stopping.is_set():
             return
         when = dt.datetime.now(dt.UTC) + dt.timedelta(seconds=delay_s)
         try:
@@ -488,11 +489,16 @@ def _stat_signature(paths: Sequence[Path]) -> tuple[tuple[str, int, int], ...]:
 @dataclass
 class DebateSegments:
     """Live debates: new audio segments (the audio job) and the engine's `atualizar` on every debate
-    whose transcript, rundown or editor file changed."""
+    whose transcript, rundown or editor file changed.
+
+    A backlog of segments can take minutes to transcribe: once `stopping` is set the audio job ends
+    after the window in hand (its words and state saved; the next run resumes there) and the engine
+    pass is left to the next run."""
 
     root: Path
     config_path: Path
     sources: tuple[str, ...]
+    stopping: threading.Event = field(default_factory=threading.Event)
     _seen: dict[Path, Any] = field(default_factory=dict)
     _processors: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     _engine_config: Any = None
@@ -503,11 +509,18 @@ class DebateSegments:
             self._engine_config = _import("jobs.debate.config").carregar(self.config_path)
         changed = False
         for source in self.sources:
+            if self.stopping.is_set():
+                break
             debate_id, _, where = source.partition("=")
             processor, segments = self._processor(debate_id.strip(), where.strip())
-            processor.rodar(segments, seguir=False)
+            summary = processor.rodar(segments, seguir=False, parar=self.stopping)
+            changed = changed or summary.falas > 0  # new utterances, already scored by the engine
+            if summary.interrompido:
+                log.info("debate %s: %s", debate_id.strip(), summary.texto())
         folder = self.root / "data" / "debates"
         for debate_dir in sorted(p.parent for p in folder.glob("*/debate.toml")):
+            if self.stopping.is_set():
+                break
             names = ("debate.toml", "transcricao.jsonl", "edicoes.toml")
             signature = _stat_signature([debate_dir / n for n in names])
             if self._seen.get(debate_dir) == signature:
@@ -525,17 +538,23 @@ class DebateSegments:
             sources = _import("jobs.debate.segmentos")
             segments = sources.abrir_fonte(where, estavel_s=audio_cfg.audio_estavel_s)
             motor, _ = processing.motor_padrao(self.config_path)
-            model = _import("jobs.debate.cli_audio").fabrica_modelo
             processor = processing.Processador(
                 self.root / "data" / "debates" / debate_id,
                 audio_cfg,
-                modelo=functools.partial(model, audio_cfg),  # loaded once, at the first segment
+                modelo=functools.partial(self._load_model, debate_id, audio_cfg),
                 motor=motor,
                 avisar=log.warning,
             )
             processor.carregar(where)
             self._processors[debate_id] = (processor, segments)
         return self._processors[debate_id]
+
+    @staticmethod
+    def _load_model(debate_id: str, audio_cfg: Any) -> Any:
+        """The Whisper model, loaded once, when the first window with speech is transcribed."""
+        model = _import("jobs.debate.cli_audio").fabrica_modelo(audio_cfg)
+        log.info("debate %s: modelo de transcrição carregado; transcrição iniciada", debate_id)
+        return model
 
 
 @dataclass
@@ -619,11 +638,15 @@ class SiteJob:
         return Outcome(published.mudou, detail=f"{detail}; publicação: {published.resumo()}")
 
 
-def default_jobs(root: Path, cfg: SchedulerConfig, config_path: Path) -> list[Job]:
-    """The input jobs of this project, by name, with their cadence."""
+def default_jobs(
+    root: Path, cfg: SchedulerConfig, config_path: Path, stopping: threading.Event | None = None
+) -> list[Job]:
+    """The input jobs of this project, by name, with their cadence; `stopping` is the runner's
+    event (`Runner.stopping`), which lets a long run end early when the scheduler stops."""
+    stopping = stopping or threading.Event()
     factories: dict[str, Callable[[], Callable[[], JobResult]]] = {
         "tse": lambda: TsePoll(config_path),
-        "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes),
+        "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes, stopping),
         "checagens": lambda: FactCheckContent(root, cfg.conteudo_repositorio),
         "redes": lambda: SocialFeeds(root, config_path),
     }
@@ -745,14 +768,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"erro: não foi possível abrir a trava do agendador: {exc.strerror or exc}", file=sys.stderr)
         return 2
     with instance:
+        stopping = threading.Event()
         runner = Runner(
-            default_jobs(root, cfg, config_path),
+            default_jobs(root, cfg, config_path, stopping),
             site_job(root, cfg, config_path),
             cfg.saude,
             misfire_grace_s=cfg.tolerancia_atraso_s,
             stop_after=stop_after,
             stop_when_done=frozenset(n.strip() for n in args.parar_quando_concluir.split(",") if n.strip()),
             grace_s=cfg.espera_encerramento_s,
+            stopping=stopping,
         )
         install_signal_handlers(runner)
         runner.start()

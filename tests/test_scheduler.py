@@ -4,6 +4,7 @@ the project lock, the health file and a clean stop on SIGTERM."""
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shutil
 import signal
@@ -320,6 +321,52 @@ def test_debate_job_runs_the_engine_when_a_transcript_grows(tmp_path: Path) -> N
     assert job() is False  # nothing new: the engine is not even called
     (debate / "transcricao.jsonl").write_text("".join(lines), encoding="utf-8")
     assert job() is True
+
+
+class StopOnLogLine(logging.Handler):
+    """Sets `stopping` when the scheduler logs `text` (from the thread that logs it)."""
+
+    def __init__(self, text: str, stopping: threading.Event) -> None:
+        super().__init__()
+        self.text, self.stopping = text, stopping
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if self.text in record.getMessage():
+            self.stopping.set()
+
+
+def test_the_debate_job_leaves_a_transcription_backlog_once_the_scheduler_stops(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Issue 17: the runner's stop reaches the audio job (real faster-whisper base), which saves the
+    window in hand and returns instead of transcribing every segment still waiting."""
+    from jobs.debate.demo_audio import preparar_demo
+
+    root = tmp_path / "projeto"
+    shutil.copytree(REPO / "content", root / "content")
+    made = preparar_demo(root / "data" / "debates" / "ao-vivo", tmp_path / "segmentos", 4.0)
+    config = root / "eleicoes.toml"
+    config.write_text(
+        f'[debate]\nwhisper_cache = "{REPO / ".cache" / "whisper-base"}"\nwhisper_threads = 2\n'
+        "audio_estavel_s = 0\n",  # the segments are complete already
+        encoding="utf-8",
+    )
+    stopping = threading.Event()
+    job = scheduler.DebateSegments(root, config, (f"ao-vivo={tmp_path / 'segmentos'}",), stopping)
+    probe = StopOnLogLine("transcrição iniciada", stopping)  # logged just before the first window
+    logging.getLogger("eleicoes.agendador").addHandler(probe)
+    try:
+        with caplog.at_level(logging.INFO, logger="eleicoes.agendador"):
+            changed = job()
+    finally:
+        logging.getLogger("eleicoes.agendador").removeHandler(probe)
+    assert stopping.is_set()
+    state = json.loads((root / "data" / "debates" / "ao-vivo" / "audio" / "estado.json").read_text())
+    processed = list(state["seqs"].values()).count("processado")
+    assert 0 < processed < len(made)  # the window in flight finished; the backlog waits
+    assert "debate ao-vivo: " in caplog.text and "transcrição interrompida pelo encerramento" in caplog.text
+    assert changed is True  # its words went to the transcript and the engine
+    assert not (root / "data" / "debates" / "ao-vivo" / "gravacao.json").exists()
 
 
 SLOW_JOB_SCRIPT = """
