@@ -20,6 +20,7 @@ import pytest
 
 import scheduler
 from demo import STOP_GRACE_S, Demo, DemoOptions, StopOnSignal
+from model.ptbr_cli import INTERRUPTED_STATUS
 from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.regras import PASTA_COPIAS
 from tests.support.navegador import CHROMIUM, Navegador, salvar
@@ -308,3 +309,97 @@ def test_ctrl_c_during_the_night_stops_the_demo(tmp_path: Path) -> None:
     finally:
         proc.kill()
         proc.wait()
+
+
+# The demo's default, audio on, with the night stepped once per poll: every segment of the generated
+# debate is out at once, a backlog that real faster-whisper (base) takes minutes to transcribe.
+AUDIO_DEMO = ["demo", "--porta", "0", "--passos", "100"]  # the night ends after its 9 captures
+TRANSCRIBING = "transcrição iniciada"
+
+
+def _start_audio_demo(tmp_path: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "eleicoes", *AUDIO_DEMO, "--pasta", str(tmp_path / "demo")],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+
+
+def _read_until(proc: subprocess.Popen[str], text: str) -> str:
+    """Everything the demo wrote up to and including the first line with `text`."""
+    assert proc.stdout is not None
+    lines = []
+    for line in proc.stdout:
+        lines.append(line)
+        if text in line:
+            return "".join(lines)
+    raise AssertionError(f"a demo terminou sem escrever {text!r}:\n{''.join(lines)}")
+
+
+def _debates_hold_valid_json(workspace: Path) -> Path:
+    """Every JSON file of the demo's debates parses, and so does every transcript line; the folder."""
+    debates = workspace / "raiz" / "data" / "debates"
+    files = [*debates.rglob("*.json"), *debates.rglob("*.jsonl")]
+    assert files
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for document in text.splitlines() if path.suffix == ".jsonl" else [text]:
+            json.loads(document)
+    return debates
+
+
+def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: Path) -> None:
+    """Issue 17: Ctrl+C while real faster-whisper works through the debate's backlog. The
+    transcription stops after the window in hand (what it transcribed is kept), the process exits
+    with the documented status and message, and every debate file is whole. No clock: the timeout
+    is a hang guard; benchmarks/demo_stop_bench.py measures the time."""
+    proc = _start_audio_demo(tmp_path)
+    try:
+        before = _read_until(proc, TRANSCRIBING)
+        proc.send_signal(signal.SIGINT)
+        after = proc.communicate(timeout=120)[0]
+    finally:
+        proc.kill()
+        proc.wait()
+    out = before + after
+    assert "Traceback" not in out, out
+    assert "sinal SIGINT recebido: encerrando (Ctrl+C de novo para sair já)" in out
+    assert "demo encerrada (sinal)." in after
+    assert proc.returncode in (0, scheduler.EXIT_ABANDONED), out
+    debates = _debates_hold_valid_json(tmp_path / "demo")
+    if proc.returncode == scheduler.EXIT_ABANDONED:  # a machine so loaded that one window outlasted
+        abandoned = re.search(r"sem esperar (.+), que não terminou em", after)  # the grace period
+        assert abandoned is not None and "debate" in abandoned.group(1).split(", "), out
+        return
+    # The cooperative stop: the job ended on its own, after saving the window it had started.
+    assert "sem esperar" not in out
+    assert "debate demo-audio: " in after and "transcrição interrompida pelo encerramento" in after
+    audio = debates / "demo-audio"
+    state = json.loads((audio / "audio" / "estado.json").read_text(encoding="utf-8"))
+    released = len(list((tmp_path / "demo" / "segmentos-gerados").glob("*.wav")))
+    assert 0 < list(state["seqs"].values()).count("processado") < released
+    assert (audio / "transcricao.jsonl").read_text(encoding="utf-8").strip()  # the window's words
+    assert not list(debates.rglob("*.tmp"))  # every write finished (atomic: temp file, rename)
+    saude = json.loads((tmp_path / "demo" / "raiz" / ".cache" / "agendador-saude.json").read_text())
+    assert saude["estado"] == "encerrado"
+
+
+def test_a_second_ctrl_c_while_transcribing_exits_at_once(tmp_path: Path) -> None:
+    """The second Ctrl+C does not wait for the window in hand: status 130, and the debate files
+    are whole (each is written to a temporary file and renamed)."""
+    proc = _start_audio_demo(tmp_path)
+    try:
+        before = _read_until(proc, TRANSCRIBING)
+        proc.send_signal(signal.SIGINT)
+        # Once the first is handled (a second signal sent sooner could merge with it), while
+        # Whisper is still on the window it had just started.
+        before += _read_until(proc, "sinal SIGINT recebido")
+        proc.send_signal(signal.SIGINT)
+        after = proc.communicate(timeout=120)[0]
+    finally:
+        proc.kill()
+        proc.wait()
+    out = before + after
+    assert proc.returncode == INTERRUPTED_STATUS, out
+    assert "segundo Ctrl+C: encerrando agora." in after
+    assert "Traceback" not in out
+    _debates_hold_valid_json(tmp_path / "demo")
