@@ -228,32 +228,36 @@ def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once() -> None:
 
 
 def _start_demo(tmp_path: Path, *options: str) -> subprocess.Popen[str]:
+    """`eleicoes demo` as a user runs it; its log (stderr) comes with its output."""
     return subprocess.Popen(
         [sys.executable, "-m", "eleicoes", "demo", "--pasta", str(tmp_path / "demo"), "--porta", "0",
-         "--sem-audio", *options],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+         *options],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
 
 
-def _line_with(proc: subprocess.Popen[str], text: str) -> str:
+def _read_until(proc: subprocess.Popen[str], text: str) -> str:
+    """Everything the process wrote up to and including the first line with `text`."""
     assert proc.stdout is not None
+    lines = []
     for line in proc.stdout:
+        lines.append(line)
         if text in line:
-            return line
-    raise AssertionError(f"a demo terminou sem escrever {text!r}")
+            return "".join(lines)
+    raise AssertionError(f"a demo terminou sem escrever {text!r}:\n{''.join(lines)}")
 
 
 def test_the_site_stays_served_after_the_night_until_ctrl_c(tmp_path: Path) -> None:
-    proc = _start_demo(tmp_path, "--passos", "2")
+    proc = _start_demo(tmp_path, "--sem-audio", "--passos", "2")
     try:
-        line = _line_with(proc, "o site continua em")
+        line = _read_until(proc, "o site continua em").splitlines()[-1]
         url = re.search(r"http://127\.0\.0\.1:\d+/", line)
         assert url is not None
         with urllib.request.urlopen(url.group(0), timeout=30) as answer:
             assert answer.status == 200 and "<main" in answer.read().decode("utf-8")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=120) == 0
-        assert proc.stdout is not None and "demo encerrada" in proc.stdout.read()
+        assert "demo encerrada" in proc.communicate(timeout=120)[0]
+        assert proc.returncode == 0
     finally:
         proc.kill()
         proc.wait()
@@ -284,7 +288,7 @@ def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path:
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        _line_with(proc, "tarefa presa começou")
+        _read_until(proc, "tarefa presa começou")
         proc.send_signal(signal.SIGINT)
         assert proc.wait(timeout=120) == scheduler.EXIT_ABANDONED
         assert proc.stdout is not None
@@ -300,39 +304,34 @@ def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path:
     assert saude["estado"] == "abandonado"
 
 
+def _abandoned_jobs(status: int, out: str) -> list[str]:
+    """The documented end of a demo stopped by one Ctrl+C: the summary, no traceback, and status 0
+    once every job ended on its own, or 3 with the line naming the jobs that outlasted the grace
+    period (a first TSE poll or a Whisper window on a loaded machine); those jobs."""
+    assert "Traceback" not in out, out
+    assert "sinal SIGINT recebido: encerrando (Ctrl+C de novo para sair já)" in out
+    assert "demo encerrada (sinal)." in out
+    abandoned = re.search(rf"sem esperar (.+), que não terminou em {STOP_GRACE_S:g} s", out)
+    assert status == (scheduler.EXIT_ABANDONED if abandoned else 0), out
+    return abandoned.group(1).split(", ") if abandoned else []
+
+
 def test_ctrl_c_during_the_night_stops_the_demo(tmp_path: Path) -> None:
-    proc = _start_demo(tmp_path, "--passo-s", "600")  # a night that would last 90 minutes
+    proc = _start_demo(tmp_path, "--sem-audio", "--passo-s", "600")  # a night of 90 minutes
     try:
-        _line_with(proc, "Ctrl+C para parar")
+        before = _read_until(proc, "Ctrl+C para parar")
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(timeout=120) in (0, 130)
+        after = proc.communicate(timeout=120)[0]
     finally:
         proc.kill()
         proc.wait()
+    _abandoned_jobs(proc.returncode, before + after)
 
 
 # The demo's default, audio on, with the night stepped once per poll: every segment of the generated
-# debate is out at once, a backlog that real faster-whisper (base) takes minutes to transcribe.
-AUDIO_DEMO = ["demo", "--porta", "0", "--passos", "100"]  # the night ends after its 9 captures
+# debate is out at once, a backlog for real faster-whisper (base) to transcribe.
+AUDIO_BACKLOG = ("--passos", "100")  # the night ends after its 9 captures, not by this limit
 TRANSCRIBING = "transcrição iniciada"
-
-
-def _start_audio_demo(tmp_path: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "eleicoes", *AUDIO_DEMO, "--pasta", str(tmp_path / "demo")],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-
-
-def _read_until(proc: subprocess.Popen[str], text: str) -> str:
-    """Everything the demo wrote up to and including the first line with `text`."""
-    assert proc.stdout is not None
-    lines = []
-    for line in proc.stdout:
-        lines.append(line)
-        if text in line:
-            return "".join(lines)
-    raise AssertionError(f"a demo terminou sem escrever {text!r}:\n{''.join(lines)}")
 
 
 def _debates_hold_valid_json(workspace: Path) -> Path:
@@ -352,7 +351,7 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
     transcription stops after the window in hand (what it transcribed is kept), the process exits
     with the documented status and message, and every debate file is whole. No clock: the timeout
     is a hang guard; benchmarks/demo_stop_bench.py measures the time."""
-    proc = _start_audio_demo(tmp_path)
+    proc = _start_demo(tmp_path, *AUDIO_BACKLOG)
     try:
         before = _read_until(proc, TRANSCRIBING)
         proc.send_signal(signal.SIGINT)
@@ -361,17 +360,11 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
         proc.kill()
         proc.wait()
     out = before + after
-    assert "Traceback" not in out, out
-    assert "sinal SIGINT recebido: encerrando (Ctrl+C de novo para sair já)" in out
-    assert "demo encerrada (sinal)." in after
-    assert proc.returncode in (0, scheduler.EXIT_ABANDONED), out
+    abandoned = _abandoned_jobs(proc.returncode, out)
     debates = _debates_hold_valid_json(tmp_path / "demo")
-    if proc.returncode == scheduler.EXIT_ABANDONED:  # a machine so loaded that one window outlasted
-        abandoned = re.search(r"sem esperar (.+), que não terminou em", after)  # the grace period
-        assert abandoned is not None and "debate" in abandoned.group(1).split(", "), out
+    if "debate" in abandoned:  # a machine so loaded that the window in hand outlasted the grace
         return
     # The cooperative stop: the job ended on its own, after saving the window it had started.
-    assert "sem esperar" not in out
     assert "debate demo-audio: " in after and "transcrição interrompida pelo encerramento" in after
     audio = debates / "demo-audio"
     state = json.loads((audio / "audio" / "estado.json").read_text(encoding="utf-8"))
@@ -379,14 +372,12 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
     assert 0 < list(state["seqs"].values()).count("processado") < released
     assert (audio / "transcricao.jsonl").read_text(encoding="utf-8").strip()  # the window's words
     assert not list(debates.rglob("*.tmp"))  # every write finished (atomic: temp file, rename)
-    saude = json.loads((tmp_path / "demo" / "raiz" / ".cache" / "agendador-saude.json").read_text())
-    assert saude["estado"] == "encerrado"
 
 
 def test_a_second_ctrl_c_while_transcribing_exits_at_once(tmp_path: Path) -> None:
     """The second Ctrl+C does not wait for the window in hand: status 130, and the debate files
     are whole (each is written to a temporary file and renamed)."""
-    proc = _start_audio_demo(tmp_path)
+    proc = _start_demo(tmp_path, *AUDIO_BACKLOG)
     try:
         before = _read_until(proc, TRANSCRIBING)
         proc.send_signal(signal.SIGINT)
