@@ -3,6 +3,7 @@ unchanged cycles, municipal coverage-first, the calibration pin."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -248,7 +249,10 @@ def test_log_line_says_what_happened(
     [r] = job.ciclo()
     line = r.linha()
     assert line.startswith("presidente 6258: 60 pedidos, 29 alterados, 0 não modificados (304), 0 erros")
-    assert "snapshot 2026-10-25T20-30-00Z" in line and "% apurado" in line and line.endswith("publicável")
+    [snap] = snapshots(tmp_path / "data" / "tse" / "6258" / "presidente")
+    # Named by the night's clock (the replay's `Date`: 20:30:00 at the step, then real time runs).
+    assert re.fullmatch(r"2026-10-25T20-30-\d\dZ", snap.name), snap.name
+    assert f"snapshot {snap.name}" in line and "% apurado" in line and line.endswith("publicável")
     replay.falhas(erro_5xx=["sp-c0001-e006258-u"])
     replay.avancar()
     [r2] = job.ciclo()
