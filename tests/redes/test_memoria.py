@@ -84,6 +84,22 @@ def test_only_published_and_approved_checks_enter_memory(projeto: Path) -> None:
     assert len(avisos) == 1 and "quebrada.md" in avisos[0]
 
 
+def test_a_check_the_build_refuses_across_files_stays_out_of_memory(projeto: Path) -> None:
+    """A published, approved check whose id repeats another's fails the build (a rule across files):
+    the memory does not offer it either (the first file, already on the site, stays); the editor is
+    told why."""
+    pasta = projeto / "content" / "checagens"
+    copia = (pasta / "leitos.md").read_text(encoding="utf-8").replace('slug = "', 'slug = "copia-', 1)
+    (pasta / "outra-leitos.md").write_text(copia, encoding="utf-8")
+    checagens, avisos = carregar_publicadas(pasta)
+    assert sorted((c.id, c.arquivo.name) for c in checagens) == [
+        ("homicidios", "homicidios.md"),
+        ("leitos", "leitos.md"),
+    ]
+    assert avisos and all(a.startswith("fora da memória: ") for a in avisos)
+    assert any("outra-leitos.md" in a for a in avisos)
+
+
 def test_embeddings_mix_into_the_score(projeto: Path) -> None:
     with ChatServer() as servidor:
         analise = ConfigAnalise(backend="openai", base_url=servidor.url, chave_env="", espera_s=0)
