@@ -181,7 +181,6 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         workers.close()  # they may still be reading: stopped before the staging is removed
         writer.abort()
         raise
-    workers.close()
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()

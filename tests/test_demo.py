@@ -346,21 +346,33 @@ def _debates_hold_valid_json(workspace: Path) -> Path:
     return debates
 
 
+def _interrupt_while_transcribing(tmp_path: Path, twice: bool) -> tuple[int, str, str]:
+    """Run the audio demo with a backlog, Ctrl+C (twice: again once the first is acknowledged)
+    as soon as Whisper starts; its exit status and output before and after the first signal."""
+    proc = _start_demo(tmp_path, *AUDIO_BACKLOG)
+    try:
+        before = _read_until(proc, TRANSCRIBING)
+        proc.send_signal(signal.SIGINT)
+        if twice:
+            # Once the first is handled (a second signal sent sooner could merge with it), while
+            # Whisper is still on the window it had just started.
+            before += _read_until(proc, "sinal SIGINT recebido")
+            proc.send_signal(signal.SIGINT)
+        after = proc.communicate(timeout=120)[0]
+    finally:
+        proc.kill()
+        proc.wait()
+    return proc.returncode, before, after
+
+
 def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: Path) -> None:
     """Issue 17: Ctrl+C while real faster-whisper works through the debate's backlog. The
     transcription stops after the window in hand (what it transcribed is kept), the process exits
     with the documented status and message, and every debate file is whole. No clock: the timeout
     is a hang guard; benchmarks/demo_stop_bench.py measures the time."""
-    proc = _start_demo(tmp_path, *AUDIO_BACKLOG)
-    try:
-        before = _read_until(proc, TRANSCRIBING)
-        proc.send_signal(signal.SIGINT)
-        after = proc.communicate(timeout=120)[0]
-    finally:
-        proc.kill()
-        proc.wait()
+    returncode, before, after = _interrupt_while_transcribing(tmp_path, twice=False)
     out = before + after
-    abandoned = _abandoned_jobs(proc.returncode, out)
+    abandoned = _abandoned_jobs(returncode, out)
     debates = _debates_hold_valid_json(tmp_path / "demo")
     if "debate" in abandoned:  # a machine so loaded that the window in hand outlasted the grace
         return
@@ -377,20 +389,9 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
 def test_a_second_ctrl_c_while_transcribing_exits_at_once(tmp_path: Path) -> None:
     """The second Ctrl+C does not wait for the window in hand: status 130, and the debate files
     are whole (each is written to a temporary file and renamed)."""
-    proc = _start_demo(tmp_path, *AUDIO_BACKLOG)
-    try:
-        before = _read_until(proc, TRANSCRIBING)
-        proc.send_signal(signal.SIGINT)
-        # Once the first is handled (a second signal sent sooner could merge with it), while
-        # Whisper is still on the window it had just started.
-        before += _read_until(proc, "sinal SIGINT recebido")
-        proc.send_signal(signal.SIGINT)
-        after = proc.communicate(timeout=120)[0]
-    finally:
-        proc.kill()
-        proc.wait()
+    returncode, before, after = _interrupt_while_transcribing(tmp_path, twice=True)
     out = before + after
-    assert proc.returncode == INTERRUPTED_STATUS, out
+    assert returncode == INTERRUPTED_STATUS, out
     assert "segundo Ctrl+C: encerrando agora." in after
     assert "Traceback" not in out
     _debates_hold_valid_json(tmp_path / "demo")

@@ -1,7 +1,7 @@
 """Debate claim matching: a claim said in a live debate takes the verdict the desk already published.
 
-The checks are the ones the site build publishes (`jobs.fontes.busca.checagens_publicadas`, the
-build's own rule), held in the desk's claim memory (`jobs.checagens.memoria.Memoria`: TF-IDF, mixed
+The checks are the ones the site build publishes (`jobs.checagens.publicadas`, the build's own
+rules), held in the desk's claim memory (`jobs.checagens.memoria.Memoria`: TF-IDF, mixed
 with local embeddings when `[checagens.memoria] embeddings` gives a backend, exactly as at the desk).
 A claim takes a check's verdict only when the check is among the `CANDIDATOS` closest, its score
 reaches the reuse threshold of the backend that scored it (`limiar_reuso` / `limiar_reuso_embeddings`,

@@ -21,12 +21,12 @@ from typing import Any
 
 from model import VERSION
 from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibration
+from model.tse_files import BRASILIA
 
 PAGINA = Path(__file__).resolve().parents[2] / "content" / "metodologia" / "projecao.md"
 INICIO_FAIXA, FIM_FAIXA = "## Faixa de erro\n", "## Rótulo de confiança\n"
 INICIO_AUDITORIA = "## Como auditar\n"
 ATUALIZADO_EM = re.compile(r"^atualizado_em = .*$", re.MULTILINE)  # a front-matter line
-BRASILIA = dt.timezone(dt.timedelta(hours=-3))  # no daylight saving time since 2019
 # The seed's (earlier version's) reference calibration, quoted on the page as not reproduced here.
 SHA_REFERENCIA_ANTERIOR = "09472377c7a0d3cc5abd2c6058f35b6a03ab45e2419c618007c4c446209b2593"
 FAIXAS_PAGINA = ("10-20%", "20-30%", "30-50%", "50-70%", "70-90%", "90-98%", "acima de 98%")
