@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -55,9 +56,9 @@ def versao() -> str:
     return primeira.rsplit(" ", 1)[-1]
 
 
-# Runs axe on the whole document and keeps only what the report needs.
+# Runs axe on the whole document (OPCOES: axe's options, JSON) and keeps only what the report needs.
 RODAR = """(async () => {
-  const r = await axe.run(document, {resultTypes: ['violations']});
+  const r = await axe.run(document, Object.assign({resultTypes: ['violations']}, OPCOES));
   return JSON.stringify(r.violations.map((v) => ({
     id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => ({target: n.target.join(' '), summary: n.failureSummary || ''})),
@@ -85,11 +86,13 @@ def ir(aba: Aba, url: str) -> None:
     aba.navegador._wait_event("Page.loadEventFired")
 
 
-def violacoes(aba: Aba) -> list[Violacao]:
-    """Every axe violation of the page open in `aba` (axe injected once per page)."""
+def violacoes(aba: Aba, regras: Sequence[str] = ()) -> list[Violacao]:
+    """Every axe violation of the page open in `aba` (axe injected once per page); with `regras`,
+    only those rules run."""
     if not aba.avaliar("typeof window.axe === 'object'"):
         _avaliar_promessa(aba, script() + "\n;true")
-    bruto = json.loads(_avaliar_promessa(aba, RODAR))
+    opcoes = {"runOnly": {"type": "rule", "values": list(regras)}} if regras else {}
+    bruto = json.loads(_avaliar_promessa(aba, RODAR.replace("OPCOES", json.dumps(opcoes))))
     return [
         Violacao(v["id"], v["impact"] or "", n["target"], v["help"], n["summary"].replace("\n", " "))
         for v in bruto
