@@ -40,8 +40,9 @@ class Leiaute:
     legend_below: bool  # names and values under the plot instead of beside the lines' ends
 
 
-# 720 units, 13-unit text: shown from a 44rem (704 px) viewport up, whose 672 px box gives
-# 13 × 672 ÷ 720 = 12.1 px. Issue 21: scaled into a phone's 328 px box it gave 5.9 px.
+# 720 units, 13-unit text: shown from a 46rem (736 px) viewport up, whose box is at least 689 px
+# (page margins and a scroll bar off): 13 × 689 ÷ 720 = 12.4 px. Issue 21: scaled into a phone's
+# 328 px box it gave 5.9 px.
 LARGO = Leiaute("largo", 720, 56, 170, 16, 312, 13, 7, legend_below=False)
 # 340 units, 14-unit text: 14 × 328 ÷ 340 = 13.5 px in a 360 px phone (16 px page margins).
 ESTREITO = Leiaute("estreito", 340, 48, 22, 12, 200, 14, 5, legend_below=True)

@@ -16,7 +16,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 MIN_PX = 12.0
 CORRIDAS = ("/projecao/6258-presidente/", "/projecao/6257-presidente/", "/projecao/6259-governador-pa/")
 # viewport -> the layout the stylesheet must show there
-TELAS = {(360, 740): "estreito", (390, 844): "estreito", (768, 1024): "largo", (1280, 800): "largo"}
+TELAS = {
+    (360, 740): "estreito",
+    (390, 844): "estreito",
+    (735, 900): "estreito",  # the stylesheet's switch is at 46rem = 736 px
+    (736, 900): "largo",
+    (1280, 800): "largo",
+}
 
 # Every chart the reader sees: its layout, box, and each text's rendered size and box (CSS px).
 # Size = computed font size × the SVG's scale from its units to the screen (getScreenCTM).
