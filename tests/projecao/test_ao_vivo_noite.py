@@ -3,22 +3,30 @@
 Real parts end to end: the TSE replay server steps through a synthetic runoff night (admin endpoint
 `POST /_replay/avancar`, a missing São Paulo file injected for one step with `POST /_replay/falhas`),
 the polling cycle stores each snapshot and runs the model, the site builder rebuilds the served
-folder, the project's static server serves it and headless chromium (390×844) keeps the page open,
-never reloaded. After each reading the test waits (a condition, not a clock) until the page shows
-that reading, then compares every figure with that reading's `saida.json`.
+folder, the project's static server serves it (its `Date` header on the night's clock, as the demo
+serves it) and headless chromium (390×844) keeps the page open, never reloaded. After each reading
+the test waits (a condition, not a clock) until the page shows that reading, then compares every
+figure with that reading's `saida.json`.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import email.utils
+import functools
+import http.server
 import json
 import shutil
+import threading
 import urllib.request
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from jobs.serve import SiteHandler
 from jobs.tse.config import config_tse
 from jobs.tse.cycle import PollState, run_cycle
 from jobs.tse.replay import make_server as replay_server
@@ -27,7 +35,6 @@ from site_builder.build import build_site
 from tests.projecao.conftest import FIXTURE_CONTENT, METHOD_PAGE
 from tests.projecao.noite import REPO
 from tests.support.navegador import CHROMIUM, Aba, Navegador
-from tests.support.site_local import servir
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
 LEVELS = (0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
@@ -47,6 +54,31 @@ def project(root: Path) -> Path:
     shutil.copytree(REPO / "templates", site / "templates")
     (site / RACE.parent).mkdir(parents=True)
     return site
+
+
+class NightClockHandler(SiteHandler):
+    """The site server with its `Date` header on the replayed night's clock (the browser's is today)."""
+
+    def __init__(self, *args: Any, clock: Callable[[], dt.datetime], **kwargs: Any) -> None:
+        self.clock = clock
+        super().__init__(*args, **kwargs)
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        if timestamp is not None:
+            return super().date_time_string(timestamp)
+        return email.utils.format_datetime(self.clock().astimezone(dt.UTC), usegmt=True)
+
+
+@contextlib.contextmanager
+def serve_on(folder: Path, clock: Callable[[], dt.datetime]) -> Iterator[str]:
+    handler = functools.partial(NightClockHandler, directory=str(folder), clock=clock)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def admin(base: str, path: str, body: dict[str, Any] | None = None) -> None:
@@ -124,7 +156,11 @@ def test_an_open_page_follows_every_reading_of_the_night(tmp_path: Path) -> None
         build_site(site, public)
         seen: list[dict[str, Any]] = []
         last_publishable: dict[str, Any] | None = None
-        with servir(public) as base, Navegador() as browser, browser.aba(base + PAGE, 390, 844, True) as aba:
+        with (
+            serve_on(public, replay.estado.agora) as base,
+            Navegador() as browser,
+            browser.aba(base + PAGE, 390, 844, True) as aba,
+        ):
             aba.avaliar("window.semRecarregar = true")
             for step in range(len(LEVELS)):
                 if step:
@@ -140,6 +176,12 @@ def test_an_open_page_follows_every_reading_of_the_night(tmp_path: Path) -> None
                     f"document.querySelector('[data-campo=\"atualizado\"]').dataset.leitura === '{name}'"
                 )
                 check_reading(aba, saida, last_publishable)
+                # "now" is the server's clock: a fresh publishable reading is never "atrasada"
+                # (the browser's clock is a month past this night)
+                aba.esperar("document.querySelector('[data-campo=\"idade\"]').textContent !== ''")
+                if saida["publicavel"]:
+                    assert aba.avaliar("document.querySelector('[data-aviso=\"atraso\"]').hidden")
+                    assert aba.avaliar("document.querySelector('[data-aviso=\"atraso-curto\"]').hidden")
                 if step:
                     assert aba.avaliar("!document.querySelector('[data-aviso=\"nova\"]').hidden")
                 assert aba.avaliar("document.querySelector('[data-aviso=\"recarregar\"]').hidden")
