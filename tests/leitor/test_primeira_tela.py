@@ -13,14 +13,20 @@ CORRIDAS = (
     "/projecao/6258-presidente/",  # publishable
     "/projecao/6257-presidente/",  # not publishable: the last publishable projection, labelled
 )
-# Bottom edge (px from the top of the page, not scrolled) of what must be in the first screen.
+# Bottom edge (px from the top of the page, not scrolled) of what must be in the first screen: the
+# first projected percentage of the page (in document order, wherever the page shows one), both
+# leaders' projected and partial shares and the verdict line.
 MEDIDA = """(() => {
-  const fundo = (sel) => [...document.querySelectorAll(sel)].map((el) => el.getBoundingClientRect().bottom);
+  const fundo = (els) => els.map((el) => el.getBoundingClientRect().bottom);
+  const todos = (sel) => [...document.querySelectorAll(sel)];
+  const projetadas = todos('[data-campo]').filter((el) =>
+    /^(resumo|projecao|anterior)-[0-9]+-pct$/.test(el.dataset.campo));
   return {
     altura: window.innerHeight,
-    projecoes: fundo('.resumo-pct'),
-    parciais: fundo('[data-campo^="resumo-"][data-campo$="-parcial"]'),
-    veredito: fundo('[data-campo="resumo-veredito"]'),
+    primeira: fundo(projetadas.slice(0, 1)),
+    projecoes: fundo(todos('[data-campo^="resumo-"][data-campo$="-pct"]')),
+    parciais: fundo(todos('[data-campo^="resumo-"][data-campo$="-parcial"]')),
+    veredito: fundo(todos('[data-campo="resumo-veredito"], [data-campo="projecao-tendencia"]').slice(0, 1)),
   };
 })()"""
 
@@ -31,7 +37,8 @@ def test_the_first_screen_shows_the_numbers_and_the_verdict(endereco: str, largu
         for caminho in CORRIDAS:
             with browser.aba(endereco + caminho, largura, altura, mobile=True) as aba:
                 medida = aba.avaliar(MEDIDA)
+            assert len(medida["primeira"]) == 1 and len(medida["veredito"]) == 1, caminho
+            assert medida["primeira"][0] <= medida["altura"], (caminho, medida)  # the issue's test
             assert len(medida["projecoes"]) == 2 and len(medida["parciais"]) == 2, caminho
-            assert len(medida["veredito"]) == 1, caminho
             visiveis = [*medida["projecoes"], *medida["parciais"], *medida["veredito"]]
             assert max(visiveis) <= medida["altura"], (caminho, medida)

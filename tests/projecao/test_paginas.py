@@ -313,3 +313,37 @@ def test_every_projection_page_is_accessible_html(built: Path) -> None:
     race = (built / RUNOFF).read_text(encoding="utf-8")
     headings = re.findall(r"<h([1-6])[ >]", race)
     assert headings[0] == "1" and all(int(b) - int(a) <= 1 for a, b in itertools.pairwise(headings))
+
+
+def test_each_archived_reading_shows_its_own_numbers(project: Path, built: Path) -> None:
+    """Issue 21, item 5: a reading's page shows its % counted, projection, bands, verdict and every
+    criterion (met or not), from its own saida.json, beside its hashes."""
+    readings = saidas(project, "6258", "presidente")
+    assert [s["publicavel"] for s in readings.values()] == [False, True, True]
+    for name, saida in readings.items():
+        page = (built / f"projecao/6258-presidente/capturas/{name}/index.html").read_text(encoding="utf-8")
+        shown = values(page)
+        assert 'data-bloco="numeros-leitura"' in page and "SHA256SUMS" in page
+        assert shown["leitura-apurado"] == repr(saida["apurado_pct"])
+        parcial = saida["parcial"]
+        assert isinstance(parcial, dict)
+        for cand in parcial["candidatos"]:
+            assert shown[f"leitura-parcial-{cand['numero']}-votos"] == repr(cand["votos"])
+        criterios = saida["criterios"]
+        assert isinstance(criterios, list)
+        for c in criterios:
+            assert f'data-criterio="{c["id"]}" data-ok="{"sim" if c["ok"] else "nao"}"' in page
+        forecast = saida["forecast"]
+        assert isinstance(forecast, dict)
+        if not saida["publicavel"]:
+            assert shown["leitura-veredito"] == "nao-publicavel"
+            assert not [k for k in shown if k.startswith("leitura-") and k.endswith("-min")]
+            continue
+        for cand in forecast["candidatos"]:
+            n = cand["numero"]
+            assert shown[f"leitura-{n}-pct"] == repr(cand["pct"])
+            assert shown[f"leitura-{n}-min"] == repr(cand["intervalo"][0])
+            assert shown[f"leitura-{n}-max"] == repr(cand["intervalo"][1])
+        trend = forecast["tendencia"]
+        assert shown["leitura-tendencia"] == (str(trend) if isinstance(trend, int) else "indefinido")
+        assert ("leitura-definido" in shown) == bool(forecast["definido_matematicamente"])
