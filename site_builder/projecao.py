@@ -17,7 +17,8 @@ Published (stable URLs; `<id>` = `<eleicao>-<race folder>`, e.g. `6258-president
   /projecao/<id>/capturas/<captura>/           one reading: its files, SHA-256 and the rerun commands
   /projecao/<id>/capturas/<captura>/<arquivo>  the stored bytes (raw TSE files, captura.json, saida.json)
   /projecao/<id>/capturas/<captura>/SHA256SUMS `sha256sum -c` list of that reading's files
-  /api/projecao/<id>.json                      the latest reading's saida.json, byte for byte
+  /api/projecao/<id>.json                      the latest reading's saida.json keys, plus
+                                               `ultima_publicavel` (its last publishable reading)
   /api/projecao/index.json                     races, latest capture, publishable or not, URLs
 
 Incremental: every file is a source identified by checksum (through the build cache, so an

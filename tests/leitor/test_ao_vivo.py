@@ -89,6 +89,8 @@ def test_the_race_page_swaps_a_new_build_in_place_and_warns_when_the_data_is_old
         assert antigo in html
         novo = html.replace(antigo, f'data-campo="parcial-{votos["numero"]}-votos" data-valor="1">')
         novo = novo.replace('data-hora="17:20"', 'data-hora="17:30"')
+        assert novo.count("<figcaption>") == 1  # the chart's region changes too: it is swapped
+        novo = novo.replace("<figcaption>", '<figcaption data-nova="sim">')
         novo = novo.replace('data-leitura="2026-10-25T20-20-00Z"', 'data-leitura="2026-10-25T20-30-00Z"')
         publicar_texto(pagina, novo)
         aba.esperar(visivel("nova"))
@@ -99,6 +101,7 @@ def test_the_race_page_swaps_a_new_build_in_place_and_warns_when_the_data_is_old
             )
             == "1"
         )
+        assert aba.avaliar("document.querySelector('.figura-grafico figcaption').dataset.nova") == "sim"
         assert aba.avaliar("document.querySelector('.figura-grafico + details').open") is True
         assert aba.avaliar("window.semRecarregar") is True  # the same page, not a reload
         assert not aba.avaliar(visivel("recarregar"))
