@@ -5,6 +5,9 @@ a reload when the new reading changes what it cannot redraw, and is complete wit
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
+import http.server
 import json
 import re
 import shutil
@@ -15,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import make_server
+from jobs.serve import SiteHandler, make_server
 from site_builder import br_format
 from site_builder.ao_vivo import ATRASO_DEBATE_MIN, ESTRUTURA, INTERVALO_S
 from site_builder.build import build_site
@@ -117,6 +120,72 @@ def publicar_texto(pagina: Path, html: str) -> None:
     tmp = pagina.with_suffix(".tmp")
     tmp.write_text(html, encoding="utf-8")
     tmp.replace(pagina)
+
+
+class ComEtag(SiteHandler):
+    """The site server as the CDN answers: an ETag on every file, 304 to a matching If-None-Match.
+    Counts the conditional requests it answered with 304 (`server.nao_modificados`)."""
+
+    server: ServidorComEtag
+    _etag: str | None = None
+
+    def _etag_do_arquivo(self) -> str | None:
+        caminho = Path(self.translate_path(self.path))
+        if caminho.is_dir():
+            caminho = caminho / "index.html"
+        return f'"{hashlib.sha256(caminho.read_bytes()).hexdigest()[:32]}"' if caminho.is_file() else None
+
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        self._etag = self._etag_do_arquivo()
+        if self._etag is not None and self.headers.get("If-None-Match") == self._etag:
+            self.send_response(304)
+            self.end_headers()
+            self.server.nao_modificados.release()
+            return
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        if self._etag is not None:
+            self.send_header("ETag", self._etag)
+        super().end_headers()
+
+
+class ServidorComEtag(http.server.ThreadingHTTPServer):
+    nao_modificados: threading.Semaphore
+
+
+def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
+    site_completo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "public"
+    shutil.copytree(site_completo, out)
+    pagina = out / CORRIDA.strip("/") / "index.html"
+    acelerar(pagina)
+    server = ServidorComEtag(("127.0.0.1", 0), functools.partial(ComEtag, directory=str(out)))
+    server.nao_modificados = threading.Semaphore(0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True) as aba:
+            aba.avaliar("window.semRecarregar = true")
+            # The page sends back the ETag it got: two 304s in a row, and nothing on it changes.
+            assert server.nao_modificados.acquire(timeout=60) and server.nao_modificados.acquire(timeout=60)
+            assert not aba.avaliar(visivel("nova")) and not aba.avaliar(visivel("recarregar"))
+            # A new build: a new ETag, a 200, the new reading in place.
+            html = pagina.read_text(encoding="utf-8")
+            publicar_texto(
+                pagina,
+                html.replace('data-hora="17:20"', 'data-hora="17:40"', 1).replace(
+                    'data-leitura="2026-10-25T20-20-00Z"', 'data-leitura="2026-10-25T20-40-00Z"', 1
+                ),
+            )
+            aba.esperar(visivel("nova"))
+            assert texto(aba, "nova-hora") == "17:40"
+            assert aba.avaliar("window.semRecarregar") is True
+            assert aba.erros() == []
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_without_javascript_the_race_page_is_complete_and_quiet(servido: tuple[Path, str]) -> None:
