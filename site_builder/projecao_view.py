@@ -484,7 +484,9 @@ def summary_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 "cor": colour.get(agora.nome if agora else c.nome),
                 "parcial": _pct(agora.parcial_pct) if agora else None,
                 "pct": _pct(c.pct) if projetada is not None else None,
-                "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa)) if projetada else None,
+                "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa))
+                if projetada is not None
+                else None,
             }
         )
     ultima = last_publishable(ctx, corrida)
