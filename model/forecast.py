@@ -39,8 +39,11 @@ from model.tse_files import (
     BRASILIA,
     ResultRecord,
     TseFormatError,
+    candidate_set_problems,
     consistency_problems,
+    count_value,
     decrease_problems,
+    load_json,
     parse_file_name,
     parse_result,
 )
@@ -192,7 +195,10 @@ def _decrease(
     except TseFormatError:
         return []
     match = _rows(prev, LEVEL_TPABR[nivel], linha)
-    return decrease_problems(rec, match[0]) if match else []
+    # Only a valid reading is a reference: a refused one must never refuse the valid ones after it.
+    if not match or consistency_problems(match[0]):
+        return []
+    return candidate_set_problems(rec, match[0]) + decrease_problems(rec, match[0])
 
 
 def _baseline_for(
@@ -273,8 +279,8 @@ def _coverage_electorate(cobertura: dict[str, bytes]) -> dict[str, int]:
     out: dict[str, int] = {}
     for nome, raw in sorted(cobertura.items()):
         try:
-            root = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            root = load_json(raw, nome)
+        except TseFormatError:
             continue
         rows = root.get("abr") if isinstance(root, dict) else None
         for row in rows if isinstance(rows, list) else []:
@@ -283,12 +289,13 @@ def _coverage_electorate(cobertura: dict[str, bytes]) -> dict[str, int]:
             bloco = row.get("e")
             te = bloco.get("te") if isinstance(bloco, dict) else row.get("te")
             tpabr, cdabr = str(row.get("tpabr", "")).lower(), str(row.get("cdabr", "")).lower()
-            if not (isinstance(te, str | int) and str(te).isdigit()):
+            eleitorado = count_value(te)
+            if eleitorado is None or eleitorado < 0:
                 continue
-            if tpabr in ("mu", "mun") and cdabr.isdigit():
-                out[nome[:2] + cdabr.zfill(5)] = int(te)
+            if tpabr in ("mu", "mun") and cdabr.isascii() and cdabr.isdigit():
+                out[nome[:2] + cdabr.zfill(5)] = eleitorado
             elif tpabr == "uf" and len(cdabr) == 2:
-                out[cdabr] = int(te)
+                out[cdabr] = eleitorado
     return out
 
 

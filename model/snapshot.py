@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.tse_files import FILE_NAME
+from model.tse_files import FILE_NAME, JSON_ERRORS
 
 CAPTURE_FILE = "captura.json"
 # <uf>-e<ele6>-ab.json: one coverage file per UF (TSE-FORMAT.md §3).
@@ -70,7 +70,7 @@ def capture_race(raw: bytes) -> tuple[str | None, str | None]:
     """(cargo, UF) recorded in `captura.json` "corrida"; (None, None) when absent or unreadable."""
     try:
         corrida = json.loads(raw).get("corrida")
-    except (ValueError, UnicodeDecodeError, AttributeError):
+    except (*JSON_ERRORS, AttributeError):
         return None, None
     if not isinstance(corrida, dict):
         return None, None
@@ -84,7 +84,7 @@ def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
     """Parse `captura.json`; returns the entries and an error message (Portuguese) or None."""
     try:
         root = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except JSON_ERRORS:
         return {}, "captura.json malformado"
     if not isinstance(root, dict) or not isinstance(root.get("arquivos"), dict):
         return {}, "captura.json sem o objeto 'arquivos'"
@@ -149,6 +149,6 @@ def read_output(pasta: Path | None) -> dict[str, Any] | None:
         return None
     try:
         out = json.loads((pasta / OUTPUT_FILE).read_bytes())
-    except (OSError, ValueError):
+    except (OSError, *JSON_ERRORS):
         return None
     return out if isinstance(out, dict) else None

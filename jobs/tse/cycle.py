@@ -57,7 +57,7 @@ from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
 from model.forecast import ProjectionError, prepare_race, read_file
 from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
-from model.tse_files import FILE_NAME
+from model.tse_files import FILE_NAME, TseFormatError, load_json
 
 Relogio = Callable[[], dt.datetime]
 
@@ -507,8 +507,8 @@ def _accept(state: PollState, busca: _Busca) -> tuple[bytes | None, bytes | None
     else:
         corpo, jws = r.corpo, None
     try:
-        ok = isinstance(json.loads(corpo), dict)
-    except (ValueError, UnicodeDecodeError):
+        ok = isinstance(load_json(corpo), dict)
+    except TseFormatError:
         ok = False
     if not ok:
         return None, None, "conteúdo não é um JSON válido (corpo truncado?)"

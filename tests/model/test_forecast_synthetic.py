@@ -318,8 +318,11 @@ def test_governor_degraded_mode() -> None:
 
 def test_df_governor_by_zone() -> None:
     zones = [f"{z:04d}" for z in range(1, 22) if z not in (7, 12)]
-    parts = {f"df97012-z{z}": Part(te=100_000, est=60_000, votes={11: 30_000, 13: 20_000}) for z in zones}
-    uf_part = Part(te=1_900_000, est=1_140_000, votes={11: 570_000, 13: 380_000})
+    parts = {
+        f"df97012-z{z}": Part(te=100_000, est=60_000, votes={11: 30_000, 13: 20_000}, vb=1_000, vn=1_000)
+        for z in zones
+    }
+    uf_part = Part(te=1_900_000, est=1_140_000, votes={11: 570_000, 13: 380_000}, vb=19_000, vn=19_000)
     out = run(snapshot_of(governor_files(parts, uf_part, uf="df")), cargo="governador", uf="df")
     assert out["modo"] == "governador_zona" and len(out["estratos"]) == 19
     assert out["forecast"]["tabela_faixa"] == "governador_zona"
