@@ -406,6 +406,12 @@ def _catalogue(state: PollState, agora: dt.datetime) -> tuple[Catalogo | None, s
             erro = str(exc)
     if state.catalogo is None:
         return None, f"catálogo do TSE (ele-c.json) indisponível: {erro}; nenhum arquivo pedido", 1
+    if erro is not None:  # the new catalogue was refused or not answered: the last good one is kept
+        return (
+            state.catalogo,
+            f"catálogo do TSE (ele-c.json) recusado ou indisponível ({erro}); mantido o último válido",
+            1,
+        )
     return state.catalogo, None, 1
 
 
@@ -947,6 +953,8 @@ def _races(
         if cat is None:
             res.erro = erro
             continue
+        if erro is not None and i == 0:
+            res.avisos.append(erro)
         try:
             _run_race(state, c, cat, cal, agora, res)
         except CatalogError as exc:

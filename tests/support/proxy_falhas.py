@@ -89,9 +89,34 @@ def _swap_leaders(d: dict[str, Any]) -> None:
 
 
 def _lower(d: dict[str, Any]) -> None:
-    s, e = d["s"], d["e"]
+    """Half the count, every identity kept (a consistent reading that went down)."""
+    s, e, v = d["s"], d["e"], d["v"]
     s["st"] = str(int(s["st"]) // 2)
+    s["snt"] = str(int(s["ts"]) - int(s["st"]))
     e["est"] = str(int(e["est"]) // 2)
+    e["esnt"] = str(int(e["te"]) - int(e["est"]))
+    _rescale(d, lambda x: x // 2)
+    v["vb"], v["vn"], v["vnt"] = (str(int(v[k]) // 2) for k in ("vb", "vn", "vnt"))
+    _totals(d)
+
+
+def _rescale(d: dict[str, Any], f: Callable[[int], int]) -> None:
+    for cand in _candidates(d):
+        cand["vap"] = str(f(int(cand["vap"])))
+
+
+def _totals(d: dict[str, Any]) -> None:
+    """vv, vvc, tv and c from the candidates and the blank/null votes (all candidates valid)."""
+    v = d["v"]
+    vv = sum(int(c["vap"]) for c in _candidates(d) if str(c.get("dvt", "Válido")).startswith("Válido"))
+    v["vv"] = str(vv)
+    if "vnom" in v:
+        v["vnom"] = str(vv)
+    v["vvc"] = str(vv + int(v["van"]) + int(v["vansj"]))
+    tv = sum(int(v[k]) for k in ("vb", "vn", "vnt", "van", "vansj")) + vv
+    v["tv"] = str(tv)
+    if "c" in d["e"]:
+        d["e"]["c"] = str(tv)
 
 
 def _negative(d: dict[str, Any]) -> None:
