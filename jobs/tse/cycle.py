@@ -415,12 +415,16 @@ def _catalogue(state: PollState, agora: dt.datetime) -> tuple[Catalogo | None, s
     return state.catalogo, None, 1
 
 
-def _plan(state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime) -> tuple[PlanoCorrida, int]:
-    """The race's files; the municipality config is fetched once per election and rechecked rarely."""
+def _plan(
+    state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime
+) -> tuple[PlanoCorrida, int, str | None]:
+    """The race's files, the requests made and a warning when a new municipality config was refused
+    (the last good one is kept); the config is fetched once per election and rechecked rarely."""
     cfg = state.config
     check_race(cat, cfg, c)  # never ask for the config of an election the catalogue does not list
     atual = state.municipios.get(c.eleicao)
     pedidos = 0
+    aviso: str | None = None
     if atual is None or _due(atual[1], agora, cfg.catalogo_intervalo_s):
         pedidos = 1
         url = municipalities_url(cat, cfg, c.eleicao)
@@ -431,12 +435,13 @@ def _plan(state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime) -> tu
                 state.municipios[c.eleicao] = (muns or parse_municipalities(cache.corpo, url), cache)
             except CatalogError as exc:
                 erro = str(exc)
+                aviso = f"configuração de municípios recusada ({erro}); mantida a última válida"
         if c.eleicao not in state.municipios:
             raise CatalogError(
                 f"configuração de municípios da eleição {c.eleicao} indisponível: {erro}; "
                 "nenhum arquivo pedido"
             )
-    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos
+    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos, aviso
 
 
 # ---------------------------------------------------------------------------------------- fetch
@@ -847,8 +852,10 @@ def _run_race(
 ) -> None:
     t0 = time.perf_counter()
     rs = state.corrida(c)
-    plano, n = _plan(state, cat, c, agora)
+    plano, n, aviso = _plan(state, cat, c, agora)
     res.pedidos += n
+    if aviso is not None:
+        res.avisos.append(aviso)
     for leitura in rs.leituras.values():  # refused bytes belong to the cycle that received them
         leitura.rejeitados = ()
     validar = _validator(state, rs, plano)
