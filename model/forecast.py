@@ -70,6 +70,7 @@ class Reading:
     motivo: str | None = None
     preservado: bool = False
     hora: dt.datetime | None = None
+    recusado: str | None = None  # a new reading of this file was refused in this capture, and why
 
 
 @dataclass
@@ -129,6 +130,7 @@ def read_file(
         out.motivo = "arquivo ausente"
         return out
     out.preservado = entry.preservado
+    out.recusado = entry.recusado
     fname = parse_file_name(arquivo)
     try:
         records = parse_result(raw, fname.formato if fname else "u")
@@ -823,6 +825,17 @@ def _measure(
     invalid_files = sum(1 for o in outcomes if o.reading.categoria == "inconsistente")
     if aggregate is not None and plan.modo != MODE_GOV_DEGRADED and aggregate.categoria == "inconsistente":
         invalid_files += 1
+    # A file whose new reading the poller refused (kept in rejeitados/, last valid reading preserved)
+    # counts against the criterion too, named with the reason (issue 23 point 2).
+    lidos = [o.reading for o in outcomes]
+    if aggregate is not None and plan.modo != MODE_GOV_DEGRADED:
+        lidos.append(aggregate)
+    recusados = [r for r in lidos if r.recusado is not None and r.categoria != "inconsistente"]
+    invalid_files += len(recusados)
+    if recusados:
+        notas.append(
+            ("arquivos_validos", "; ".join(f"{r.arquivo} recusado: {r.recusado}" for r in recusados[:10]))
+        )
     bad = [o for o in outcomes if not o.reading.valido]
     sem_arquivo: float | None = share(sum(o.eleitorado or 0 for o in bad))
     unknown = [o.spec.id for o in bad if o.eleitorado is None]

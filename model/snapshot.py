@@ -35,6 +35,9 @@ class CaptureEntry:
     status: int | None
     preservado: bool
     etag: str | None
+    # Why the poller refused a new reading of this file in this capture (captura.json `erro` of an
+    # entry with `rejeitado`): the file counts against "arquivos do TSE válidos e consistentes".
+    recusado: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,7 @@ def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
             status=status if isinstance(status, int) and not isinstance(status, bool) else None,
             preservado=info.get("preservado") is True,
             etag=str(info["etag"]) if info.get("etag") is not None else None,
+            recusado=(str(info.get("erro") or "leitura recusada")[:300] if info.get("rejeitado") else None),
         )
     return out, None
 

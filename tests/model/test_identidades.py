@@ -172,3 +172,37 @@ def test_preserved_entry_is_still_checked() -> None:
     snap = Snapshot({nome: json.dumps(bogus).encode()}, {nome: CaptureEntry(NOW, 200, True, None)})
     leitura = read_file(snap, nome, "uf", "sp", ("6258", 2, 1), None)
     assert leitura.categoria == "inconsistente" and "eleitorado totalizado" in (leitura.motivo or "")
+
+
+def test_a_refused_reading_counts_against_the_valid_files_criterion_and_is_named() -> None:
+    """Issue 23 point 2: the poller refused SP's new reading (kept in rejeitados/) and preserved the
+    last valid one; criterion 1 counts it and names the file and why."""
+    from model.snapshot import parse_capture
+    from tests.model.helpers import criterion, president_files
+
+    files = president_files()
+    nome = president_name("sp")
+    doc = {
+        "arquivos": {
+            n: {"baixado_em": "2026-10-25T19:59:00Z", "status": 200}
+            | (
+                {
+                    "preservado": True,
+                    "erro": "leitura recusada pelo modelo: votos totais (9) > eleitorado",
+                    "rejeitado": {f"rejeitados/{n}": "ab"},
+                }
+                if n == nome
+                else {}
+            )
+            for n in files
+        }
+    }
+    captura, erro = parse_capture(json.dumps(doc).encode())
+    assert (
+        erro is None and captura[nome].recusado is not None and captura[president_name("rj")].recusado is None
+    )
+    out = run(Snapshot(files, captura), agora=NOW)
+    c = criterion(out, "arquivos_validos")
+    assert c["valor"] == 1 and "arquivos_validos" in out["criterios_nao_atendidos"]
+    assert nome in (c["nota"] or "") and "votos totais" in (c["nota"] or "")
+    assert stratum(out, "sp")["valido"] is True  # the last valid reading is still used (and preserved)
