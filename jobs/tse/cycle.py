@@ -52,6 +52,7 @@ from jobs.tse.store import (
     read_latest,
     write_snapshot,
 )
+from jobs.tse.validacao import is_member
 from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
@@ -152,8 +153,8 @@ class RaceState:
             return estado
         arquivos = captura.get("arquivos", {}) if isinstance(captura, dict) else {}
         for nome_arq, entrada in arquivos.items():
-            if not isinstance(entrada, dict):
-                continue
+            if not isinstance(entrada, dict) or not is_member(nome_arq):
+                continue  # a name that could leave the snapshot folder is never read
             p = snap / nome_arq
             pj = snap / (nome_arq[: -len(".json")] + ".jws")
             estado.leituras[nome_arq] = Leitura(
@@ -953,7 +954,10 @@ def _races(
     agora: dt.datetime,
     resultados: list[RaceResult],
 ) -> None:
-    cat, erro, n = _catalogue(state, agora)
+    try:
+        cat, erro, n = _catalogue(state, agora)
+    except CatalogError as exc:  # a bad catalogue never stops `eleicoes tse poll`: the last good one
+        cat, erro, n = state.catalogo, f"catálogo do TSE (ele-c.json) recusado: {exc}", 0
     for i, c in enumerate(corridas if corridas is not None else config.corridas):
         res = RaceResult(c, pedidos=n if i == 0 else 0)
         resultados.append(res)

@@ -131,6 +131,15 @@ def check_member(nome: str) -> str:
     return nome
 
 
+def is_member(nome: str) -> bool:
+    """Whether `check_member` accepts the name."""
+    try:
+        check_member(nome)
+    except ValidacaoError:
+        return False
+    return True
+
+
 def check_race_folder(eleicao: str, pasta: str) -> None:
     """The race folder `<eleicao>/<presidente|governador-uf>`: a checked code and a known UF."""
     uf = pasta.removeprefix("governador-")
