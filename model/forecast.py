@@ -374,6 +374,7 @@ def project(
             if plan.modo == MODE_GOV_DEGRADED
             else read_file(snapshot, plan.agregado, agg_level, race.uf, race.expected, anterior)
         )
+    _same_candidates([*readings, *([aggregate] if aggregate is not None else [])])
     return project_readings(
         race,
         readings,
@@ -384,6 +385,39 @@ def project(
         eleitorado_conhecido=known_electorate(race, readings, snapshot, anterior),
         saida_anterior=saida_anterior,
     )
+
+
+def _same_candidates(readings: list[Reading]) -> None:
+    """The candidates of a race are the same in every file: a valid reading whose set of numbers
+    differs from the one most files share (a renumbered or invented candidate in a part read for
+    the first time) is refused. With no strict majority nothing is refused here (each file is still
+    checked against its own previous valid reading)."""
+    sets: dict[int, frozenset[int]] = {}
+    for r in readings:
+        if r.valido and r.record is not None:
+            sets[id(r)] = frozenset(c.numero for c in r.record.candidatos)
+    counts: dict[frozenset[int], int] = {}
+    for conjunto in sets.values():
+        counts[conjunto] = counts.get(conjunto, 0) + 1
+    if len(counts) < 2:
+        return
+    ref, n = max(counts.items(), key=lambda kv: (kv[1], sorted(kv[0])))
+    if 2 * n <= len(sets):
+        return
+    for r in readings:
+        proprio = sets.get(id(r))
+        if proprio is not None and proprio != ref:
+            novos, ausentes = sorted(proprio - ref), sorted(ref - proprio)
+            detalhe = "; ".join(
+                t
+                for t in (
+                    "novos: " + ", ".join(map(str, novos)) if novos else "",
+                    "ausentes: " + ", ".join(map(str, ausentes)) if ausentes else "",
+                )
+                if t
+            )
+            r.valido, r.categoria = False, "inconsistente"
+            r.motivo = f"candidatos diferentes dos das outras partes da corrida ({detalhe})"
 
 
 def _simulated(readings: list[Reading], aggregate: Reading | None) -> bool:

@@ -302,7 +302,8 @@ def test_governor_municipality_skew_against_uf_file() -> None:
     parts = {pid: Part(votes={a: 10, b: 9}, vb=0, vn=0) for pid in AC_BASE.partes}
     first = next(iter(parts))
     parts[first] = Part(votes={a: 10, b: 9}, vb=0, vn=0, hg=NOW - dt.timedelta(minutes=9))
-    out = run(snapshot_of(governor_files(parts, Part())), cargo="governador", uf="ac")
+    uf_file = Part(votes={a: 10 * len(parts), b: 9 * len(parts)}, vb=0, vn=0)  # the race's candidates
+    out = run(snapshot_of(governor_files(parts, uf_file)), cargo="governador", uf="ac")
     assert criterion(out, "diferenca_horario")["valor"] == 8.0
 
 

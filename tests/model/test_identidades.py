@@ -206,3 +206,16 @@ def test_a_refused_reading_counts_against_the_valid_files_criterion_and_is_named
     assert c["valor"] == 1 and "arquivos_validos" in out["criterios_nao_atendidos"]
     assert nome in (c["nota"] or "") and "votos totais" in (c["nota"] or "")
     assert stratum(out, "sp")["valido"] is True  # the last valid reading is still used (and preserved)
+
+
+def test_a_part_read_for_the_first_time_with_other_candidates_is_refused() -> None:
+    """A renumbered candidate in a part with no previous reading: the set most parts share is the
+    race's; the odd part is refused instead of showing a third candidate."""
+    from tests.model.helpers import president_files
+
+    files = president_files()
+    files[president_name("sp")] = u_file("sp", Part(votes={13: 200_000, 77: 200_000}))
+    out = run(snapshot_of(files), agora=NOW)
+    sp = stratum(out, "sp")
+    assert sp["valido"] is False and "outras partes" in (sp.get("motivo") or "")
+    assert [c["numero"] for c in out["forecast"]["candidatos"]] == [13, 22]
