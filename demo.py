@@ -575,7 +575,7 @@ def end_summary(demo: Demo, reason: str) -> str:
             f"    cd {demo.root}",
             f"    eleicoes auditar data/tse/6258/presidente/{capture}",
             "    git -C data log --oneline        (um commit por leitura)",
-            "    git -C data diff HEAD~1 --stat   (o que mudou entre as duas últimas leituras)",
+            "    git -C data diff HEAD~2 HEAD --stat   (o que a última leitura de cada corrida trouxe)",
             f"  log completo: {demo.root.parent / LOG_FILE}",
             f"  saúde das tarefas: {demo.root / '.cache' / 'agendador-saude.json'}",
         )
