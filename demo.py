@@ -87,8 +87,8 @@ class NightPoll:
 
 
 def reading_lines(reading: int, total: int, cycle: Any) -> list[str]:
-    """`leitura 3/9 · presidente: 30,3% apurado, publicável`, one line per race of a cycle's result
-    (jobs.tse.cycle.CycleResult), plus its warnings; none when there is no result."""
+    """`leitura 3/9 · presidente: 30,3% apurado, publicável`, one line per race a cycle's result
+    (jobs.tse.cycle.CycleResult) changed or failed, plus its warnings; none when there is no result."""
     if cycle is None:
         return []
     head = f"leitura {reading}/{total} ·"
@@ -99,8 +99,8 @@ def reading_lines(reading: int, total: int, cycle: Any) -> list[str]:
         name = race.corrida.rotulo.rsplit(" ", 1)[0]  # "presidente 6258" -> "presidente"
         if race.erro:
             lines.append(f"{head} {name}: erro: {race.erro}")
-        elif race.apurado_pct is None:
-            lines.append(f"{head} {name}: sem leitura nova")
+        elif not race.alterado or race.apurado_pct is None:
+            pass  # nothing new for this race: the terminal stays quiet, as the scheduler's line does
         else:
             pct = f"{race.apurado_pct:.1f}".replace(".", ",")
             ok = "publicável" if race.publicavel else "não publicável (" + ", ".join(race.nao_atendidos) + ")"

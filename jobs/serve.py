@@ -198,13 +198,16 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     """Serves a built site like the CDN would; see the module docstring."""
 
     server_version = "eleicoes-servir"
-    sys_version = ""
     error_content_type = "text/html; charset=utf-8"
 
     def __init__(self, *args: Any, directory: str, clock: Clock = _real_time, **kwargs: Any) -> None:
         self.directory = Path(directory)
         self.clock = clock
         super().__init__(*args, **kwargs)
+
+    def version_string(self) -> str:
+        """`Server: eleicoes-servir` (not the Python version)."""
+        return self.server_version
 
     # --- the clock ---------------------------------------------------------------------------
 
