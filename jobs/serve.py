@@ -200,9 +200,12 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
     server_version = "eleicoes-servir"
     error_content_type = "text/html; charset=utf-8"
 
-    def __init__(self, *args: Any, directory: str, clock: Clock = _real_time, **kwargs: Any) -> None:
+    clock: Clock
+
+    def __init__(self, *args: Any, directory: str, clock: Clock | None = None, **kwargs: Any) -> None:
         self.directory = Path(directory)
-        self.clock = clock
+        if clock is not None or not hasattr(self, "clock"):  # a subclass may have set its own first
+            self.clock = clock or _real_time
         super().__init__(*args, **kwargs)
 
     def version_string(self) -> str:
