@@ -65,9 +65,9 @@ class DemoOptions:
 
 @dataclass
 class NightPoll:
-    """The TSE job of the demo: the real polling job, told when the replayed night is over. Its line
-    on the terminal is short and counts the readings ("leitura 3/9: presidente 30,3% apurado,
-    publicável; ..."); the job's full line goes to the log file."""
+    """The TSE job of the demo: the real polling job, told when the replayed night is over. On the
+    terminal, one short line per race it read, counting the readings ("leitura 3/9 · presidente:
+    40,3% apurado, publicável"); the job's full line goes to the log file."""
 
     poll: Callable[[], Any]
     replay: Any  # jobs.tse.replay.EstadoReplay
@@ -155,6 +155,7 @@ class Demo:
     _closers: list[Callable[[], None]] = field(default_factory=list, init=False)
     _runner: Any = field(default=None, init=False)
     _night: Path = field(init=False)
+    _git: bool = field(default=False, init=False)  # the data folder is a git repository
     site_server: ThreadingHTTPServer | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -195,7 +196,7 @@ class Demo:
         if (copies := self.repo / PASTA_COPIAS).is_dir():  # a copy: the social-feeds job writes there
             shutil.copytree(copies, self.root / PASTA_COPIAS)
         (self.root / "data" / "tse").mkdir(parents=True)
-        init_data_repository(self.root / "data")
+        self._git = init_data_repository(self.root / "data")
         night = workspace / "noite"
         make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, NIGHT_STEP_MIN, DEMO_GOVERNORS)
         self._night = night
@@ -208,7 +209,7 @@ class Demo:
 [tse]
 url_base = "{replay_url}"
 relogio = "servidor"
-git = true
+git = {"true" if self._git else "false"}
 repositorio_git = "data"
 requisicoes_por_segundo = 50
 rajada = 40
@@ -366,19 +367,25 @@ pasta = "{self.published}"
         self._closers = [c for c in self._closers if keep_site and c == self._close_site]
 
 
-def init_data_repository(folder: Path) -> None:
+def init_data_repository(folder: Path) -> bool:
     """`git init` the demo's data folder (the TSE job commits one snapshot per reading there, as in
-    production), with a local author so commits and a user's own `git` work on any machine."""
+    production), with a local author so commits and a user's own `git` work on any machine.
+    Without a working `git`, says so and returns False (the night runs without the history)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for args in (
-        ("-c", "init.defaultBranch=principal", "init", "-q"),
-        ("config", "user.name", "demo eleicoes"),
-        ("config", "user.email", "demo@eleicoes.invalid"),
-        ("config", "commit.gpgsign", "false"),
-    ):
-        subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, timeout=60)
+    try:
+        for args in (
+            ("-c", "init.defaultBranch=principal", "init", "-q"),
+            ("config", "user.name", "demo eleicoes"),
+            ("config", "user.email", "demo@eleicoes.invalid"),
+            ("config", "commit.gpgsign", "false"),
+        ):
+            subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("git indisponível (%s): as leituras não terão histórico git", type(exc).__name__)
+        return False
     # Not the night's readings: the copied sample debates, the feeds' captures, the poller's lock.
     (folder / ".git" / "info" / "exclude").write_text("/debates/\n/redes/\n*.lock\n", encoding="utf-8")
+    return True
 
 
 TERMINAL_WIDTH = 120  # the demo's terminal lines are cut here (the log file keeps them whole)
@@ -567,17 +574,18 @@ def end_summary(demo: Demo, reason: str) -> str:
     return "\n".join(
         (
             f"demo encerrada ({reason}).",
-            f"  site publicado: {demo.published}",
-            f"    para servir de novo: eleicoes servir --saida {demo.published}",
-            f"  pasta da demo: {demo.root}",
-            "    snapshots do TSE em data/tse (repositório git em data/), debates em data/debates",
+            "  site publicado (para servir de novo: eleicoes servir --saida <esta pasta>):",
+            f"    {demo.published}",
+            "  pasta da demo (snapshots do TSE em data/tse, um repositório git; debates em data/debates):",
+            f"    {demo.root}",
             "  auditar uma leitura como o site mostra, nessa pasta:",
             f"    cd {demo.root}",
             f"    eleicoes auditar data/tse/6258/presidente/{capture}",
             "    git -C data log --oneline        (um commit por leitura)",
             "    git -C data diff HEAD~2 HEAD --stat   (o que a última leitura de cada corrida trouxe)",
-            f"  log completo: {demo.root.parent / LOG_FILE}",
-            f"  saúde das tarefas: {demo.root / '.cache' / 'agendador-saude.json'}",
+            "  log completo e saúde das tarefas:",
+            f"    {demo.root.parent / LOG_FILE}",
+            f"    {demo.root / '.cache' / 'agendador-saude.json'}",
         )
     )
 

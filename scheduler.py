@@ -371,6 +371,8 @@ class Runner:
         self._write_health()
 
     def _run_input(self, job: Job) -> None:
+        if self.stopping.is_set():
+            return  # nothing new starts once a stop was asked (a run due at once after a limit)
         outcome, result = self._execute(job)
         if outcome == "mudou":
             with self._lock:
@@ -811,7 +813,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner.start()
         reason = runner.wait(args.duracao_s)
         if runner.abandoned:
-            print(abandoned_message(runner, reason), flush=True)
+            print(f"{abandoned_message(runner, reason)}; saúde em {cfg.saude}", flush=True)
             return EXIT_ABANDONED
         print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
     return 0
@@ -824,10 +826,11 @@ def quiet_apscheduler() -> None:
 
 
 def abandoned_message(runner: Runner, reason: str) -> str:
-    """The lines printed when a stop abandoned jobs still running after the grace period."""
+    """The line printed when a stop abandoned jobs still running after the grace period (the demo
+    prints where the health file is in its summary; `main` after this line)."""
     return (
         f"agendador encerrado ({reason}) sem esperar {', '.join(runner.abandoned)}, que não "
-        f"terminou em {runner.grace_s:g} s\nsaúde das tarefas em {runner.health_path}"
+        f"terminou em {runner.grace_s:g} s"
     )
 
 
