@@ -16,8 +16,10 @@ import argparse
 import datetime as dt
 import logging
 import os
+import re
 import shutil
 import signal
+import subprocess
 import sys
 import threading
 from collections.abc import Callable
@@ -30,9 +32,15 @@ from jobs.serve import DEFAULT_HOST, DEFAULT_PORT, make_server
 from model.ptbr_cli import INTERRUPTED_STATUS
 
 log = logging.getLogger("eleicoes.demo")
+detail_log = logging.getLogger("eleicoes.demo.detalhe")  # the jobs' full lines: the log file only
 
 NIGHT_START = dt.datetime(2026, 10, 25, 20, 30, tzinfo=dt.UTC)  # 17:30 in Brasília, the runoff night
-NIGHT_LEVELS = (0.05, 0.15, 0.3, 0.45, 0.6, 0.75, 0.9, 0.97, 1.0)  # fraction counted at each capture
+# The night's level at each capture (`jobs.tse.synthetic`): each UF is counted up to 10 points ahead
+# of or behind it, so at 1.1 every UF is complete. From 1.02 (98.4% of the electorate totalized) the
+# leader's advantage exceeds the electorate not yet totalized: "definido matematicamente" is reached
+# two readings before the end, and the night ends at 100%.
+NIGHT_LEVELS = (0.05, 0.2, 0.4, 0.6, 0.8, 0.95, 1.02, 1.06, 1.1)
+NIGHT_STEP_MIN = 10.0  # minutes of the night between two captures
 DEMO_GOVERNORS = ("es",)  # one governor runoff by municipality beside the president
 AUDIO_DEBATE = "demo-audio"
 SEGMENT_S = 4.0
@@ -57,7 +65,9 @@ class DemoOptions:
 
 @dataclass
 class NightPoll:
-    """The TSE job of the demo: the real polling job, told when the replayed night is over."""
+    """The TSE job of the demo: the real polling job, told when the replayed night is over. On the
+    terminal, one short line per race it read, counting the readings ("leitura 3/9 · presidente:
+    40,3% apurado, publicável"); the job's full line goes to the log file."""
 
     poll: Callable[[], Any]
     replay: Any  # jobs.tse.replay.EstadoReplay
@@ -65,13 +75,57 @@ class NightPoll:
     outcome: Callable[..., Any]
 
     def __call__(self) -> Any:
-        at_end = self.replay.indice >= len(self.replay.noite.capturas) - 1
+        reading, total = self.replay.indice + 1, len(self.replay.noite.capturas)
+        at_end = reading >= total
         result = self.poll()
         if self.step_each_poll and not at_end:
             self.replay.avancar()
-        if at_end:
-            return self.outcome(result.changed, done=True, detail=result.detail)
-        return result
+        detail_log.info("tse, leitura %d/%d: %s", reading, total, result.detail)
+        for line in reading_lines(reading, total, getattr(self.poll, "ultimo", None)):
+            log.info("%s", line)
+        return self.outcome(result.changed, done=at_end, detail=f"leitura {reading}/{total}")
+
+
+def reading_lines(reading: int, total: int, cycle: Any) -> list[str]:
+    """`leitura 3/9 · presidente: 30,3% apurado, publicável`, one line per race a cycle's result
+    (jobs.tse.cycle.CycleResult) changed or failed, plus its warnings; none when there is no result."""
+    if cycle is None:
+        return []
+    head = f"leitura {reading}/{total} ·"
+    if cycle.erro:
+        return [f"{head} ciclo não executado: {cycle.erro}"]
+    lines = []
+    for race in cycle.corridas:
+        name = race.corrida.rotulo.rsplit(" ", 1)[0]  # "presidente 6258" -> "presidente"
+        if race.erro:
+            lines.append(f"{head} {name}: erro: {race.erro}")
+        elif not race.alterado or race.apurado_pct is None:
+            pass  # nothing new for this race: the terminal stays quiet, as the scheduler's line does
+        else:
+            pct = f"{race.apurado_pct:.1f}".replace(".", ",")
+            ok = "publicável" if race.publicavel else "não publicável (" + ", ".join(race.nao_atendidos) + ")"
+            lines.append(f"{head} {name}: {pct}% apurado, {ok}")
+        lines += [f"{head} {name}: aviso: {warning}" for warning in race.avisos]
+    return lines
+
+
+@dataclass
+class ShortSite:
+    """The site job of the demo: its terminal line says what changed in few words; the full line
+    (build and publication figures, the folder) goes to the log file."""
+
+    run: Callable[[], Any]
+    outcome: Callable[..., Any]
+
+    def __call__(self) -> Any:
+        result = self.run()
+        detail_log.info("site: %s", result.detail)
+        built = re.search(r"(\d+) gravados, (\d+) removidos, (\d+) avisos", result.detail)
+        sent = re.search(r"publicação: .*?(\d+) enviados, (\d+) removidos", result.detail)
+        if built is None or sent is None:
+            return result
+        short = f"{built[1]} arquivos refeitos, {built[3]} avisos; {sent[1]} publicados, {sent[2]} removidos"
+        return self.outcome(result.changed, done=result.done, detail=short)
 
 
 @dataclass
@@ -101,6 +155,7 @@ class Demo:
     _closers: list[Callable[[], None]] = field(default_factory=list, init=False)
     _runner: Any = field(default=None, init=False)
     _night: Path = field(init=False)
+    _git: bool = field(default=False, init=False)  # the data folder is a git repository
     site_server: ThreadingHTTPServer | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
@@ -141,8 +196,9 @@ class Demo:
         if (copies := self.repo / PASTA_COPIAS).is_dir():  # a copy: the social-feeds job writes there
             shutil.copytree(copies, self.root / PASTA_COPIAS)
         (self.root / "data" / "tse").mkdir(parents=True)
+        self._git = init_data_repository(self.root / "data")
         night = workspace / "noite"
-        make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, 10.0, DEMO_GOVERNORS)
+        make_synthetic_night(night, NIGHT_START, NIGHT_LEVELS, NIGHT_STEP_MIN, DEMO_GOVERNORS)
         self._night = night
         return kept
 
@@ -153,7 +209,8 @@ class Demo:
 [tse]
 url_base = "{replay_url}"
 relogio = "servidor"
-git = false
+git = {"true" if self._git else "false"}
+repositorio_git = "data"
 requisicoes_por_segundo = 50
 rajada = 40
 intervalo_s = 1.0
@@ -248,14 +305,17 @@ pasta = "{self.published}"
         ]
         self.published.mkdir(parents=True, exist_ok=True)
         if self.options.serve:
-            self.site_server = make_server(self.published, DEFAULT_HOST, self.options.port)
+            # The night's clock in the Date header: the live pages' "há N min" compares with the night.
+            self.site_server = make_server(
+                self.published, DEFAULT_HOST, self.options.port, clock=replay.estado.agora
+            )
             threading.Thread(target=self.site_server.serve_forever, name="site", daemon=True).start()
             self._closers.append(self._close_site)
         self._write_site_config()
         stop_after = {"tse": self.options.steps} if self.options.steps is not None else {}
         self._runner = scheduler.Runner(
             jobs,
-            scheduler.site_job(self.root, cfg, config_path),
+            self._site_job(scheduler.site_job(self.root, cfg, config_path)),
             cfg.saude,
             misfire_grace_s=cfg.tolerancia_atraso_s,
             stop_after=stop_after,
@@ -264,6 +324,12 @@ pasta = "{self.published}"
             stopping=stopping,
         )
         self._runner.start()
+
+    @staticmethod
+    def _site_job(job: Any) -> Any:
+        import scheduler
+
+        return scheduler.Job(job.name, job.every_s, ShortSite(job.run, scheduler.Outcome))
 
     def stop(self) -> None:
         """Ask the night to stop (the scheduler lets the jobs in flight finish)."""
@@ -299,6 +365,81 @@ pasta = "{self.published}"
             if not (keep_site and closer == self._close_site):
                 closer()
         self._closers = [c for c in self._closers if keep_site and c == self._close_site]
+
+
+def init_data_repository(folder: Path) -> bool:
+    """`git init` the demo's data folder (the TSE job commits one snapshot per reading there, as in
+    production), with a local author so commits and a user's own `git` work on any machine.
+    Without a working `git`, says so and returns False (the night runs without the history)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        for args in (
+            ("-c", "init.defaultBranch=principal", "init", "-q"),
+            ("config", "user.name", "demo eleicoes"),
+            ("config", "user.email", "demo@eleicoes.invalid"),
+            ("config", "commit.gpgsign", "false"),
+        ):
+            subprocess.run(["git", "-C", str(folder), *args], check=True, capture_output=True, timeout=60)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("git indisponível (%s): as leituras não terão histórico git", type(exc).__name__)
+        return False
+    # Not the night's readings: the copied sample debates, the feeds' captures, the poller's lock.
+    (folder / ".git" / "info" / "exclude").write_text("/debates/\n/redes/\n*.lock\n", encoding="utf-8")
+    return True
+
+
+TERMINAL_WIDTH = 120  # the demo's terminal lines are cut here (the log file keeps them whole)
+TERMINAL_LOGGERS = ("eleicoes.demo", "eleicoes.agendador", "eleicoes.debate")  # their INFO lines
+LOG_FILE = "demo.log"
+
+
+class TerminalFilter(logging.Filter):
+    """Our own Portuguese lines on the terminal: the demo's, the scheduler's and the debate's, and
+    any warning of the project's; third-party lines (APScheduler, faster-whisper, urllib3) and the
+    jobs' full lines go to the log file only."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Whether the record is shown on the terminal."""
+        name = record.name
+        if name == detail_log.name or not name.startswith("eleicoes"):
+            return False
+        return record.levelno >= logging.WARNING or name.startswith(TERMINAL_LOGGERS)
+
+
+class TerminalFormatter(logging.Formatter):
+    """`HH:MM:SS message`, one line of at most TERMINAL_WIDTH characters, never a traceback."""
+
+    def __init__(self) -> None:
+        super().__init__("%(asctime)s %(message)s", datefmt="%H:%M:%S")
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record's first line, cut to the width."""
+        plain = logging.makeLogRecord(
+            {**record.__dict__, "exc_info": None, "exc_text": None, "stack_info": None}
+        )
+        line = super().format(plain).splitlines()[0] if record.getMessage() else ""
+        return line if len(line) <= TERMINAL_WIDTH else line[: TERMINAL_WIDTH - 1] + "…"
+
+
+def setup_logging() -> None:
+    """The terminal handler (short Portuguese lines only); `log_to_file` adds the whole log."""
+    import scheduler
+
+    terminal = logging.StreamHandler(sys.stderr)
+    terminal.addFilter(TerminalFilter())
+    terminal.setFormatter(TerminalFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [terminal]
+    root.setLevel(logging.INFO)
+    logging.captureWarnings(True)  # Python warnings (third-party libraries) are log records: the file
+    scheduler.quiet_apscheduler()
+
+
+def log_to_file(path: Path) -> None:
+    """Every record, third-party ones included, whole, in `path`."""
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    logging.getLogger().addHandler(handler)
 
 
 @dataclass
@@ -381,8 +522,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from site_builder.build import build_site  # the builder, like the scheduler, only for the demo
     from site_builder.errors import BuildError
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)
+    setup_logging()
     repo = Path.cwd()
     try:  # the sample content must pass strict mode before the night starts
         build_site(repo, repo / "public", strict=True)
@@ -399,8 +539,9 @@ def run_demo(args: argparse.Namespace) -> int:
     )
     demo = Demo(repo, options)
     kept = demo.prepare()
+    log_to_file(demo.root.parent / LOG_FILE)
     if kept is not None:
-        print(f"a execução anterior foi guardada em {kept} (substitui a guardada antes dela)", flush=True)
+        print(f"a execução anterior foi guardada em {kept}", flush=True)
     stopper = StopOnSignal(demo.stop, too_slow_status=scheduler.EXIT_ABANDONED)
     stopper.install()
     try:
@@ -419,17 +560,34 @@ def run_demo(args: argparse.Namespace) -> int:
     abandoned = demo.abandoned_message(reason)
     if abandoned:
         print(abandoned, flush=True)
-    print(
-        f"demo encerrada ({reason}).\n"
-        f"  site publicado: {demo.published}  (eleicoes servir --saida {demo.published})\n"
-        f"  snapshots do TSE: {demo.root / 'data' / 'tse'}  (eleicoes auditar <snapshot>)\n"
-        f"  debates: {demo.root / 'data' / 'debates'}\n"
-        f"  saúde das tarefas: {demo.root / '.cache' / 'agendador-saude.json'}",
-        flush=True,
-    )
+    print(end_summary(demo, reason), flush=True)
     if abandoned:
         scheduler.exit_process(scheduler.EXIT_ABANDONED)  # the abandoned job's thread cannot be joined
     return 0
+
+
+def end_summary(demo: Demo, reason: str) -> str:
+    """Where everything is, and the audit commands the site prints, to run in the demo's folder."""
+    race = demo.root / "data" / "tse" / "6258" / "presidente"
+    latest = race / "latest"
+    capture = latest.read_text(encoding="utf-8").strip() if latest.is_file() else "<captura>"
+    return "\n".join(
+        (
+            f"demo encerrada ({reason}).",
+            "  site publicado (para servir de novo: eleicoes servir --saida <esta pasta>):",
+            f"    {demo.published}",
+            "  pasta da demo (snapshots do TSE em data/tse, um repositório git; debates em data/debates):",
+            f"    {demo.root}",
+            "  auditar uma leitura como o site mostra, nessa pasta:",
+            f"    cd {demo.root}",
+            f"    eleicoes auditar data/tse/6258/presidente/{capture}",
+            "    git -C data log --oneline        (um commit por leitura)",
+            "    git -C data diff HEAD~2 HEAD --stat   (o que a última leitura de cada corrida trouxe)",
+            "  log completo e saúde das tarefas:",
+            f"    {demo.root.parent / LOG_FILE}",
+            f"    {demo.root / '.cache' / 'agendador-saude.json'}",
+        )
+    )
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from apscheduler.events import EVENT_JOB_MAX_INSTANCES, EVENT_JOB_MISSED, JobEvent
 from apscheduler.executors.pool import ThreadPoolExecutor
 from apscheduler.schedulers.background import BackgroundScheduler
 
@@ -53,6 +54,7 @@ INPUT_JOBS = ("tse", "debate", "checagens", "redes")
 BUSY_RETRY_S = 5.0  # a site run that found the lock taken tries again this soon
 INSTANCE_LOCK = Path("data") / ".agendador.lock"  # one scheduler per data folder
 EXIT_ABANDONED = 3  # a job did not finish within the grace period after SIGTERM/SIGINT
+SKIPPED_NOTICE_S = 60.0  # "a run was skipped, the previous one still runs": at most once per job per this
 
 
 @dataclass(frozen=True)
@@ -188,6 +190,7 @@ class Runner:
     _running: set[str] = field(default_factory=set, init=False)
     _idle: threading.Condition = field(init=False)
     abandoned: tuple[str, ...] = field(default=(), init=False)  # jobs still running when the grace ended
+    _skipped_notice: dict[str, float] = field(default_factory=dict, init=False)  # job -> last notice
 
     def __post_init__(self) -> None:
         every = self._all_jobs()
@@ -212,9 +215,11 @@ class Runner:
         self._started_at = self.clock()
         self._state = "rodando"
         self._write_health()
+        # APScheduler's own English warning for these is quieted (`quiet_apscheduler`): ours instead.
+        self._scheduler.add_listener(self._on_skipped, EVENT_JOB_MAX_INSTANCES | EVENT_JOB_MISSED)
         self._scheduler.start()
         log.info(
-            "agendador iniciado: %s", ", ".join(f"{j.name} a cada {j.every_s:g} s" for j in self._all_jobs())
+            "agendador iniciado, a cada: %s", ", ".join(f"{j.name} {j.every_s:g} s" for j in self._all_jobs())
         )
 
     def _add(self, job: Job, target: Callable[[Job], None], now: dt.datetime) -> None:
@@ -229,6 +234,27 @@ class Runner:
             coalesce=True,
             misfire_grace_time=self.misfire_grace_s,
             next_run_time=now,
+        )
+
+    def _on_skipped(self, event: JobEvent) -> None:
+        """A run not started because the previous one still runs (a job outlasted its cadence) or
+        because it came too late: one Portuguese line, at most once per job per minute."""
+        now = self.clock()
+        with self._lock:
+            last = self._skipped_notice.get(event.job_id)
+            if last is not None and now - last < SKIPPED_NOTICE_S:
+                return
+            self._skipped_notice[event.job_id] = now
+        why = (
+            "a anterior ainda está em andamento"
+            if event.code == EVENT_JOB_MAX_INSTANCES
+            else "atrasou além da tolerância"
+        )
+        log.info(
+            "%s: execução pulada (%s); aviso repetido no máximo a cada %g s",
+            event.job_id,
+            why,
+            SKIPPED_NOTICE_S,
         )
 
     def stop(self, reason: str = "pedido") -> None:
@@ -345,6 +371,8 @@ class Runner:
         self._write_health()
 
     def _run_input(self, job: Job) -> None:
+        if self.stopping.is_set():
+            return  # nothing new starts once a stop was asked (a run due at once after a limit)
         outcome, result = self._execute(job)
         if outcome == "mudou":
             with self._lock:
@@ -452,6 +480,7 @@ class TsePoll:
     _config: Any = None
     _state: Any = None
     _lock: HeldLock | None = None
+    ultimo: Any = None  # the last cycle's jobs.tse.cycle.CycleResult (for shorter messages: the demo)
 
     def __call__(self) -> JobResult:
         cycle = _import("jobs.tse.cycle")
@@ -469,6 +498,7 @@ class TsePoll:
                     raise
             self._state = state
         result = cycle.run_cycle(self._config, self._state)
+        self.ultimo = result
         detail = " | ".join(result.linhas())[:500]
         if result.erro or (result.corridas and all(r.erro for r in result.corridas)):
             raise RuntimeError(result.erro or detail)  # nothing could be read: the health file says erro
@@ -739,7 +769,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the scheduler until a signal, a limit or `--duracao-s`; returns the exit status."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("apscheduler").setLevel(logging.WARNING)  # our own line per run is enough
+    quiet_apscheduler()
     try:
         root, config_path, cfg = config_from_args(args)
         load_publish_config(root, config_path)  # a bad [publicar] fails now, not at the first publish
@@ -783,17 +813,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         runner.start()
         reason = runner.wait(args.duracao_s)
         if runner.abandoned:
-            print(abandoned_message(runner, reason), flush=True)
+            print(f"{abandoned_message(runner, reason)}; saúde em {cfg.saude}", flush=True)
             return EXIT_ABANDONED
         print(f"agendador encerrado ({reason}); saúde em {cfg.saude}", flush=True)
     return 0
 
 
+def quiet_apscheduler() -> None:
+    """APScheduler's own log lines are English; the runner logs its own line per run and for a
+    skipped run (`Runner._on_skipped`), so only its errors are kept."""
+    logging.getLogger("apscheduler").setLevel(logging.ERROR)
+
+
 def abandoned_message(runner: Runner, reason: str) -> str:
-    """The line printed when a stop abandoned jobs still running after the grace period."""
+    """The line printed when a stop abandoned jobs still running after the grace period (the demo
+    prints where the health file is in its summary; `main` after this line)."""
     return (
         f"agendador encerrado ({reason}) sem esperar {', '.join(runner.abandoned)}, que não "
-        f"terminou em {runner.grace_s:g} s; saúde em {runner.health_path}"
+        f"terminou em {runner.grace_s:g} s"
     )
 
 

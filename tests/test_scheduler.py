@@ -88,6 +88,18 @@ def test_jobs_run_on_their_cadence_and_never_overlap(tmp_path: Path) -> None:
     assert job["execucoes"] == slow.runs and job["resultado"] == "sem_mudanca"
 
 
+def test_nothing_new_starts_once_a_stop_was_asked(tmp_path: Path) -> None:
+    """A limit reached while the next run is already due (the job outlasted its cadence) must not
+    start it: the demo's `--passos N` read N + 1 captures on a loaded machine."""
+    counted = Counter()
+    job = Job("tse", 0.02, counted)
+    r = runner(tmp_path, [job], stop_after={"tse": 1})
+    r._run_input(job)  # the scheduler's entry point for an input job's run
+    assert r.stopping.is_set() and counted.runs == 1
+    r._run_input(job)  # due at once: the stop was asked, so it does not run
+    assert counted.runs == 1 and health(tmp_path)["tarefas"]["tse"]["execucoes"] == 1
+
+
 def test_a_raising_job_is_recorded_and_the_others_go_on(tmp_path: Path) -> None:
     def broken() -> bool:
         raise ValueError("arquivo do TSE truncado")

@@ -78,6 +78,9 @@ class Debate:
     participantes: tuple[Participante, ...]
     blocos: tuple[Bloco, ...] = ()
     encerrado: bool = False
+    # When the broadcast started (`inicio`, with its UTC offset): a recording's scoreboard is dated on
+    # the debate's own timeline (start + the transcript's last second), not the machine's clock.
+    inicio: dt.datetime | None = None
 
     def candidatos(self) -> dict[str, str]:
         """Candidate id -> name, in program order."""
@@ -195,6 +198,11 @@ def ler_debate(pasta: Path) -> Debate:
     encerrado = dados.get("encerrado", False)
     if not isinstance(demonstracao, bool) or not isinstance(encerrado, bool):
         raise ErroDebate(f"{onde}: demonstracao e encerrado devem ser true ou false")
+    transmissao = dados.get("inicio")
+    if transmissao is not None and not (
+        isinstance(transmissao, dt.datetime) and transmissao.utcoffset() is not None
+    ):
+        raise ErroDebate(f"{onde}: inicio: use data e hora com fuso (ex.: 2026-10-25T21:00:00-03:00)")
     return Debate(
         id=pasta.name,
         titulo=_texto(dados, "titulo", onde),
@@ -204,6 +212,7 @@ def ler_debate(pasta: Path) -> Debate:
         participantes=tuple(participantes),
         blocos=tuple(sorted(blocos, key=lambda b: b.inicio_s)),
         encerrado=encerrado,
+        inicio=transmissao,
     )
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -215,7 +215,9 @@ def executar(
         entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos)
         entrada_lida = etapa_placar.ler_entrada(entrada)
         ciclo.placar = carimbar(
-            etapa_placar.calcular(entrada_lida), ler_json(pasta / ARQ_PLACAR), relogio or _agora
+            etapa_placar.calcular(entrada_lida),
+            ler_json(pasta / ARQ_PLACAR),
+            relogio or relogio_da_transmissao(debate, falas) or _agora,
         )
         saidas[ARQ_ENTRADA], saidas[ARQ_PLACAR] = entrada, ciclo.placar
         if etapa_placar.METODO_V1 in etapa_placar.metodos_do_debate(debate.data):
@@ -277,6 +279,19 @@ def carimbar(placar: dict[str, Any], anterior: object, relogio: Callable[[], dt.
             return {**placar, CHAVE_ATUALIZADO: anterior[CHAVE_ATUALIZADO]}
     agora = relogio().astimezone(dt.UTC).replace(microsecond=0)
     return {**placar, CHAVE_ATUALIZADO: agora.isoformat()}
+
+
+def relogio_da_transmissao(debate: Debate, falas: Sequence[Fala]) -> Callable[[], dt.datetime] | None:
+    """The debate's own clock, when `debate.toml` says when the broadcast started (`inicio`): that
+    start plus the end of the last utterance transcribed, the moment of the broadcast the scoreboard
+    reflects. A recording processed later (the demo, a rerun) is then dated on the debate's day and
+    hour, never on the day it was processed; a live debate gets the broadcast time its transcript
+    reached. None without `inicio` (the caller falls back to the machine's clock)."""
+    inicio = debate.inicio
+    if inicio is None:
+        return None
+    fim_s = max((f.fim_s for f in falas), default=0.0)
+    return lambda: inicio + dt.timedelta(seconds=fim_s)
 
 
 def _agora() -> dt.datetime:
