@@ -28,7 +28,7 @@ from site_builder.assets import collect_assets
 from site_builder.collect import collect
 from site_builder.config import load_config
 from site_builder.conteudo.frontmatter import read_body
-from site_builder.errors import BuildError, StrictModeError
+from site_builder.errors import BuildError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
@@ -78,7 +78,17 @@ def state_path(root: Path, out: Path) -> Path:
 def _convert_files(paths: list[str], renderer: markdown_render.MarkdownRenderer | None = None) -> list[str]:
     """HTML of the Markdown body of each file (the unit of work of a build worker)."""
     renderer = renderer or markdown_render.MarkdownRenderer()
-    return [renderer.convert(read_body(Path(path))) for path in paths]
+    return [_convert_file(renderer, path) for path in paths]
+
+
+def _convert_file(renderer: markdown_render.MarkdownRenderer, path: str) -> str:
+    """HTML of one file's body; ContentError naming the file when it is too costly to convert
+    (collect refuses such a file first: this holds if it changed in between)."""
+    text = read_body(Path(path))
+    try:
+        return renderer.convert(text)
+    except markdown_render.ConversionRefusedError as exc:
+        raise ContentError(path, exc.motivo) from exc
 
 
 def _bodies(paths: list[str], workers: Workers) -> Generator[str, None, None]:

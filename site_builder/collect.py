@@ -16,11 +16,12 @@ from typing import Any
 
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
-from site_builder.conteudo import regras
+from site_builder.conteudo import regras, texto_seguro
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
+from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, ContentError
 from site_builder.markdown_render import MarkdownRenderer
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
@@ -35,8 +36,18 @@ def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
+def _page_meta(text: str, path: str) -> dict[str, Any]:
+    """The front matter of a section or methodology page, whose body must convert in bounded time
+    (a check's body is judged by the content rules)."""
+    meta, body = split_front_matter(text, path)
+    if excesso := texto_seguro.conversao_excessiva(body):
+        linha = text[: len(text) - len(body)].count("\n") + excesso[0]
+        raise ContentError(path, excesso[1], linha)
+    return meta
+
+
 def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
-    parsed = reader.markdown(path)
+    parsed = reader.parse(path, _page_meta)
     if parsed is None:
         return None
     meta, fonte = parsed

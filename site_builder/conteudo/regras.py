@@ -26,7 +26,14 @@ from urllib.parse import urlsplit
 from site_builder import markdown_render
 from site_builder.conteudo import texto_seguro
 from site_builder.conteudo.editores import Registro, identificar
-from site_builder.conteudo.frontmatter import erro_toml, linha_do_campo, linha_no_arquivo, split_front_matter
+from site_builder.conteudo.frontmatter import (
+    erro_toml,
+    ler_toml,
+    linha_do_campo,
+    linha_no_arquivo,
+    normalizar_linhas,
+    split_front_matter,
+)
 from site_builder.conteudo.registros import (
     Candidato,
     Checagem,
@@ -592,6 +599,7 @@ def ler_checagem(
     arquivo = fonte.caminho
     if len(texto) > texto_seguro.MAX_ARQUIVO:
         return ChecagemLida(None, (Problema(arquivo, "", grande_demais(len(texto))),))
+    texto = normalizar_linhas(texto)  # what the lines below count: the body's offset, fields' lines
     try:
         meta, corpo = split_front_matter(texto, arquivo)
     except ContentError as exc:
@@ -736,8 +744,11 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
     identificador = arquivo.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if len(texto) > texto_seguro.MAX_ARQUIVO:
         return CandidatoLido(None, (Problema(arquivo, "", grande_demais(len(texto))),))
+    texto = normalizar_linhas(texto)
     try:
-        meta = tomllib.loads(texto)
+        meta = ler_toml(texto, arquivo)
+    except ContentError as exc:
+        return CandidatoLido(None, (Problema(arquivo, "", exc.problem, exc.line),))
     except tomllib.TOMLDecodeError as exc:
         linha, campo, mensagem = erro_toml(exc, texto)
         return CandidatoLido(None, (Problema(arquivo, campo, mensagem, linha),))
@@ -800,7 +811,8 @@ def lida_publicavel(lida: ChecagemLida) -> bool:
 
 
 def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, object]) -> list[Problema]:
-    """Rules that need every file: known candidate, unique id, unique address."""
+    """Rules that need every file: known candidate, unique id, unique address. A repeated id or
+    address is a problem of both files, each naming the other (validating either file alone finds it)."""
     problemas = []
     ids: dict[str, str] = {}
     slugs: dict[str, str] = {}
@@ -811,11 +823,13 @@ def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, obj
         if c.id:
             if c.id in ids:
                 problemas.append(Problema(where, "id", f"'{c.id}' já é usado por {ids[c.id]}"))
+                problemas.append(Problema(ids[c.id], "id", f"'{c.id}' também é usado por {where}"))
             else:
                 ids[c.id] = where
         if c.status != "rascunho":
             if c.slug in slugs:
                 problemas.append(Problema(where, "slug", f"'{c.slug}' já é usado por {slugs[c.slug]}"))
+                problemas.append(Problema(slugs[c.slug], "slug", f"'{c.slug}' também é usado por {where}"))
             else:
                 slugs[c.slug] = where
     return problemas

@@ -82,7 +82,23 @@ def test_id_e_endereco_unicos(projeto: Path, capsys: pytest.CaptureFixture[str])
     linhas = capsys.readouterr().out.splitlines()
     assert linhas == [
         "content/checagens/b.md:id: 'v-1' já é usado por content/checagens/a.md",
+        "content/checagens/a.md:id: 'v-1' também é usado por content/checagens/b.md",
         "content/checagens/b.md:slug: 'valida' já é usado por content/checagens/a.md",
+        "content/checagens/a.md:slug: 'valida' também é usado por content/checagens/b.md",
+    ]
+
+
+def test_validar_um_arquivo_acha_o_id_repetido_no_outro(
+    projeto: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`validar FILE` on the first of two files with one id: the other file is read and named."""
+    valida = (FIXTURES / "valida.md").read_text(encoding="utf-8")
+    (projeto / "content/checagens/a.md").write_text(valida, encoding="utf-8")
+    (projeto / "content/checagens/b.md").write_text(valida.replace('slug = "valida"', 'slug = "b"'), "utf-8")
+    alvo = projeto / "content/checagens/a.md"
+    assert main(["checagens", "validar", str(alvo), "--raiz", str(projeto)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "content/checagens/a.md:id: 'v-1' também é usado por content/checagens/b.md"
     ]
 
 
