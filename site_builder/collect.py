@@ -252,8 +252,8 @@ def _copias(reader: Reader, checagens: list[ChecagemResumo]) -> tuple[CopiaArqui
                     listings[folder] = frozenset(os.listdir(f"{reader.root}/{folder}"))  # noqa: PTH208
                 except OSError:
                     listings[folder] = frozenset()
-            if name not in listings[folder]:
-                continue
+            if name not in listings[folder] or os.path.islink(f"{reader.root}/{origem}"):  # noqa: PTH114
+                continue  # a link is never followed: `regras.entradas_proibidas` reports it
             fonte = reader.binary(origem)
             if fonte is not None:
                 saida = "arquivo/" + origem.removeprefix(regras.PASTA_COPIAS)
@@ -262,10 +262,12 @@ def _copias(reader: Reader, checagens: list[ChecagemResumo]) -> tuple[CopiaArqui
 
 
 def _files(root: Path, folder: str, suffix: str) -> list[str]:
-    """Files of one content folder as paths relative to `root`, sorted by name."""
+    """Files of one content folder as paths relative to `root`, sorted by name; symlinks and
+    hidden files are left out (`regras.entradas_proibidas` reports them)."""
     try:
-        names = sorted(os.listdir(root / folder))  # noqa: PTH208 - names, not Path objects, for speed
-    except FileNotFoundError:
+        with os.scandir(root / folder) as it:
+            names = sorted(e.name for e in it if not e.is_symlink() and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
         return []
     return [f"{folder}/{name}" for name in names if name.endswith(suffix)]
 
@@ -274,6 +276,7 @@ def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers)
     """Read every content file under `root` (the checks with `workers`); raise BuildError listing
     all problems found."""
     reader = Reader(root, config, cache)
+    reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
         path = f"content/secoes/{name}.md"

@@ -73,6 +73,12 @@ RESULTADOS_CONTESTACAO = {"mantida": "veredito mantido", "corrigida": "checagem 
 # ClaimReview `claimReviewed` must be short (Google: "try to keep this less than 75 characters").
 MAX_AFIRMACAO = 120
 PASTA_COPIAS = "data/redes/"  # archived copies written by `eleicoes redes capturar`
+PASTA_CONTEUDO = "content"  # what editors write
+LINK_SIMBOLICO = (
+    "é um link simbólico: o site só publica arquivos que estão no próprio projeto; "
+    "coloque aqui o próprio arquivo, não um link para ele"
+)
+OCULTO = "arquivo ou pasta oculta (o nome começa com '.'): o site não a publica; apague-a ou renomeie-a"
 SLUGS_RESERVADOS = ("correcoes", "candidatos", "veredito", "tema")  # other pages live under /checagens/
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -299,6 +305,8 @@ def caminho_copia_invalido(caminho: str) -> str | None:
         return f"a cópia arquivada deve estar em {PASTA_COPIAS} (é onde 'eleicoes redes capturar' a grava)"
     if not SLUG_CAMINHO.match(caminho):
         return "use só letras sem acento, números, '.', '_', '-' e '/' no caminho"
+    if any(parte.startswith(".") for parte in path.parts):
+        return "a cópia não pode estar em arquivo ou pasta oculta (nome começando com '.')"
     return None
 
 
@@ -833,6 +841,34 @@ def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, obj
             else:
                 slugs[c.slug] = where
     return problemas
+
+
+def entradas_proibidas(raiz: str) -> list[Problema]:
+    """Symlinks and hidden files or folders under `content/` and the archived copies' folder
+    (issue 22: a symlinked copy made the build publish a file from outside the project), found
+    without following any link; a hidden folder or a link is reported, not entered."""
+    problemas = []
+    pendentes = [PASTA_CONTEUDO, PASTA_COPIAS.rstrip("/")]
+    while pendentes:
+        rel = pendentes.pop()
+        caminho = os.path.join(raiz, rel)  # noqa: PTH118 - plain strings over thousands of copies
+        if os.path.islink(caminho):  # noqa: PTH114
+            problemas.append(Problema(rel, "", LINK_SIMBOLICO))
+            continue
+        try:
+            with os.scandir(caminho) as it:
+                entradas = sorted((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False)) for e in it)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for nome, link, pasta in entradas:
+            filho = f"{rel}/{nome}"
+            if link:
+                problemas.append(Problema(filho, "", LINK_SIMBOLICO))
+            elif nome.startswith("."):
+                problemas.append(Problema(filho, "", OCULTO))
+            elif pasta:
+                pendentes.append(filho)
+    return sorted(problemas, key=lambda p: p.arquivo)
 
 
 def copias_ausentes(raiz: str, c: Checagem) -> list[Problema]:
