@@ -161,7 +161,10 @@ class S3Target:
         return found
 
     def put(self, key: str, data: bytes, md5: str, headers: Headers) -> str:
-        """PUT the object with its headers; Content-MD5 makes the store verify the bytes."""
+        """PUT the object with its headers; Content-MD5 makes the store verify the bytes, and what
+        it answers is checked: an ETag that is not the body's MD5 (a store or proxy that answered
+        200 but kept other bytes, or an ETag that is no MD5: multipart, SSE-KMS) makes a HEAD
+        compare the stored size and ETag. OSError when the object is not what was sent."""
         answer = self.client.put_object(
             Bucket=self.bucket,
             Key=self.prefix + key,
@@ -170,7 +173,21 @@ class S3Target:
             CacheControl=headers.cache_control,
             ContentMD5=base64.b64encode(bytes.fromhex(md5)).decode("ascii"),
         )
-        return str(answer["ETag"]).strip('"')
+        etag = str(answer.get("ETag", "")).strip('"')
+        if etag == md5:
+            return etag
+        try:
+            stored = self.client.head_object(Bucket=self.bucket, Key=self.prefix + key)
+        except Exception as exc:  # botocore's ClientError and connection errors alike
+            raise OSError(f"o bucket aceitou {key}, mas o objeto não está lá ({exc})") from exc
+        stored_etag = str(stored.get("ETag", "")).strip('"')
+        size = stored.get("ContentLength")
+        if size != len(data) or (MD5_ETAG.match(stored_etag) and stored_etag != md5):
+            raise OSError(
+                f"o bucket aceitou {key}, mas guardou outro conteúdo ({size} bytes, "
+                f"ETag {stored_etag or '?'}; enviados {len(data)} bytes, MD5 {md5})"
+            )
+        return stored_etag
 
     def delete(self, keys: list[str]) -> None:
         """DeleteObjects in batches; a key the store refuses to delete is an error."""
