@@ -171,18 +171,38 @@ def texto_invalido(valor: str) -> str | None:
     return None
 
 
+_PORTAS = {"http": 80, "https": 443}
+_IP_EM_OUTRA_FORMA = re.compile(r"^(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]*))*$", re.IGNORECASE)
+
+
 def url_publica(valor: str) -> str | None:
-    """Why `valor` is not an absolute public http(s) address, or None."""
+    """Why `valor` is not an absolute public http(s) address, or None.
+
+    Public: http or https; a host that is a domain name (its last label not a number) or a
+    global IP address written in full; no user or password before the host (`https://ibge.gov.br@
+    golpe.example/` goes to golpe.example); no port but the scheme's own (80, 443). Browsers read
+    `127.1`, `0x7f.1` and `2130706433` as 127.0.0.1: any such short or hexadecimal form is refused.
+    """
     if any(c.isspace() for c in valor):
         return "o endereço não pode ter espaços"
     parts = urlsplit(valor)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme not in _PORTAS or not parts.hostname:
         return "use um endereço completo, começando com https:// (ou http://)"
-    host = parts.hostname
+    if "@" in parts.netloc:
+        return "o endereço não pode ter usuário ou senha antes do nome do site (o que vem antes de '@')"
+    try:
+        porta = parts.port
+    except ValueError:
+        return "número de porta inválido no endereço"
+    if porta is not None and porta != _PORTAS[parts.scheme]:
+        return f"o endereço não pode indicar a porta {porta}: use o endereço público do site, sem ':{porta}'"
+    host = parts.hostname.rstrip(".")
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        if host == "localhost" or host.endswith(".local") or "." not in host:
+        if _IP_EM_OUTRA_FORMA.match(host) or host.rsplit(".", 1)[-1].isdigit():
+            return f"'{host}' não é um endereço público (é um número de IP escrito de forma abreviada)"
+        if host == "localhost" or host.endswith((".local", ".localhost")) or "." not in host:
             return f"'{host}' não é um endereço público"
         return None
     if not address.is_global:

@@ -158,6 +158,19 @@ def test_mensagem_tem_arquivo_campo_e_problema() -> None:
         ("https://[::1]/", False),
         ("https://ibge.gov.br/a b", False),
         ("javascript:alert(1)", False),
+        # issue 22, item 8: forms a browser reads as another host than it seems
+        ("http://127.1/", False),
+        ("http://0x7f.1/", False),
+        ("http://2130706433/", False),
+        ("https://localhost./", False),
+        ("https://127.0.0.1./", False),
+        ("https://ibge.gov.br@golpe.example/", False),
+        ("https://usuario:senha@ibge.gov.br/", False),
+        ("https://ibge.gov.br:8443/", False),
+        ("https://ibge.gov.br:99999/", False),
+        ("https://ibge.gov.br:443/dados", True),
+        ("http://www.1234.com.br/", True),
+        ("https://site.123/", False),
     ],
 )
 def test_url_publica(url: str, ok: bool) -> None:
