@@ -30,6 +30,7 @@ from site_builder.workers import Workers, chunks
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
+PASTA_CHECAGENS = "content/checagens/"
 
 
 def _stem(rel: str) -> str:
@@ -193,6 +194,7 @@ def _checks_read(
             outcome = next(fresh)
             if isinstance(outcome, Recusa):
                 reader.erros.append(outcome.mensagem)
+                reader.recusas.append(outcome.mensagem)
                 continue
             entry, checagem = outcome
             reader.remember(fonte, entry)
@@ -217,6 +219,7 @@ def _checagens(
             continue
         if entry["problemas"]:
             reader.erros += entry["problemas"].split("\n")
+            reader.recusas += entry["problemas"].split("\n")
         if status is None:  # unreadable
             continue
         check = _summary(entry, fonte)
@@ -225,7 +228,13 @@ def _checagens(
             reader.avisos += [f"{p} (checagem não publicada)" for p in entry["aprovacao"].split("\n")]
         if regras.publicavel(status, bool(entry["problemas"]), bool(entry["aprovacao"])):
             publicaveis.append(check)
-    reader.erros += [str(p) for p in regras.regras_do_conjunto(lidas, candidatos)]
+    recusadas: set[str] = set()  # files a rule across files refuses
+    for problema in regras.regras_do_conjunto(lidas, candidatos):
+        reader.erros.append(str(problema))
+        if problema.arquivo.startswith(PASTA_CHECAGENS):
+            reader.recusas.append(str(problema))
+            recusadas.add(problema.arquivo)
+    publicaveis = [c for c in publicaveis if c.fonte is None or c.fonte.caminho not in recusadas]
     publicaveis.sort(key=_publication_order, reverse=True)
     return publicaveis
 
@@ -272,9 +281,16 @@ def _files(root: Path, folder: str, suffix: str) -> list[str]:
     return [f"{folder}/{name}" for name in names if name.endswith(suffix)]
 
 
-def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers) -> SiteContext:
+def collect(
+    root: Path, config: SiteConfig, cache: BuildState, workers: Workers, *, isolar: bool = False
+) -> SiteContext:
     """Read every content file under `root` (the checks with `workers`); raise BuildError listing
-    all problems found."""
+    all problems found.
+
+    `isolar`: a problem that refuses one check file only (its rules, a repeated id, an unreadable
+    file) leaves that check out instead, listed in `SiteContext.recusas` (the build keeps its last
+    published page); every other problem still raises.
+    """
     reader = Reader(root, config, cache)
     reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
     secoes: dict[str, Pagina] = {}
@@ -296,12 +312,14 @@ def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers)
     editores = _editores(reader)
     completas: dict[str, Checagem] = {}
     checagens = _checagens(reader, candidatos, _checks_read(reader, editores, completas, workers))
-    if reader.erros:
+    isoladas = set(reader.recusas) if isolar else set()
+    if any(e not in isoladas for e in reader.erros):
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    lidos = len(reader.erros)
     projecoes = projecao.collect(reader, [c.nome for c in candidatos.values()])
     debate_pages = debates.collect(reader)
-    if reader.erros:
-        raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    if len(reader.erros) > lidos:
+        raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros[lidos:]))
     copias = _copias(reader, checagens)
     return SiteContext(
         config=config,
@@ -317,4 +335,5 @@ def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers)
         raiz=root,
         completas=completas,
         editores=editores[0],
+        recusas=list(reader.erros),
     )

@@ -60,9 +60,12 @@ def test_build_recusa_checagem_que_travaria_a_conversao(site: Path, tmp_path: Pa
     shutil.copy(FIXTURES / "valida.md", site / VALIDA)
     _com_corpo(site, "[" * 30_000)
     with pytest.raises(BuildError) as recusa:
-        build_site(site, tmp_path / "public", workers=1)
+        build_site(site, tmp_path / "public", workers=1, strict=True)
     assert f"{VALIDA}:" in str(recusa.value)
     assert "colchetes '['" in str(recusa.value)
+    report = build_site(site, tmp_path / "public", workers=1)  # the default build leaves it out
+    assert any(p.startswith(f"{VALIDA}:") and "colchetes '['" in p for p in report.recusados)
+    assert not (tmp_path / "public/checagens/valida").exists()
 
 
 def test_build_recusa_pagina_de_metodologia_que_travaria_a_conversao(site: Path, tmp_path: Path) -> None:
