@@ -101,6 +101,12 @@ def ler_toml(toml: str, path: str, offset: int = 0) -> dict[str, Any]:
     """`tomllib.loads(toml)` for the file `path` (where `toml` starts after `offset` lines):
     ContentError naming the file and line for nesting deeper than `MAX_ANINHAMENTO`, checked
     first; tomllib's own errors are left to the caller, which words them."""
+    if len(toml) > MAX_TOML:
+        raise ContentError(
+            path,
+            f"o TOML tem {len(toml)} caracteres, acima do limite de {MAX_TOML}; "
+            "um arquivo real cabe com folga",
+        )
     if linha := linha_aninhada_demais(toml):
         raise ContentError(path, aninhamento_excessivo(), linha + offset)
     try:
@@ -126,6 +132,11 @@ _DATE = re.compile(r"=\s*\d{4}-")
 _KEY = re.compile(r"""^\s*(?P<key>[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*[.=]""")
 _TABLE = re.compile(r"^\s*(?P<open>\[\[?)\s*(?P<name>[A-Za-z0-9_.-]+)")
 _LOOKBACK = 200  # lines scanned back for a statement's start (a header is a few dozen lines)
+# Characters of TOML one file may hold: a real front matter has a few thousand, the editors'
+# registry a few hundred per person. tomllib reads some 10,000 characters per 50 ms here, and
+# locating an error parses prefixes again: both bounded by this and by `_LOOKBACK_CHARS`.
+MAX_TOML = 64 * 1024
+_LOOKBACK_CHARS = 16 * MAX_TOML  # characters parsed again, in all, to locate one error
 DATA_INVALIDA = "data inválida: use o formato 2026-10-12 ou 2026-10-12T14:30:00-03:00, sem aspas"
 # tomllib's messages (Python 3.11+) in the desk's words; the first matching prefix wins.
 _MESSAGES = (
@@ -187,7 +198,11 @@ def _parses(lines: list[str]) -> bool:
 def _statement_start(lines: list[str], noticed: int) -> int:
     """The first line of the statement that holds line `noticed` (1-based): the line after the
     longest prefix that still parses, skipping blank lines and comments."""
+    budget = _LOOKBACK_CHARS
     for kept in range(min(noticed, len(lines)) - 1, max(noticed - 1 - _LOOKBACK, -1), -1):
+        budget -= sum(len(line) + 1 for line in lines[:kept])
+        if budget < 0:
+            break
         if _parses(lines[:kept]):
             start = kept
             while start < noticed - 1 and (not lines[start].strip() or lines[start].lstrip().startswith("#")):

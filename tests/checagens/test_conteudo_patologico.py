@@ -18,8 +18,13 @@ from jobs.debate.armazenamento import ErroDebate, ler_debate
 from jobs.debate.edicoes import ler_edicoes
 from site_builder.build import build_site
 from site_builder.conteudo import texto_seguro
-from site_builder.conteudo.frontmatter import MAX_ANINHAMENTO, linha_aninhada_demais
-from site_builder.errors import BuildError
+from site_builder.conteudo.frontmatter import (
+    MAX_ANINHAMENTO,
+    MAX_TOML,
+    linha_aninhada_demais,
+    parse_front_matter,
+)
+from site_builder.errors import BuildError, ContentError
 from site_builder.markdown_render import MarkdownRenderer
 from tests.checagens.conftest import FIXTURES
 
@@ -184,3 +189,28 @@ def test_crlf_do_windows_le_como_lf(
         build_site(site, out, workers=1)
         publicados.append((out / "checagens/valida/index.html").read_bytes())
     assert publicados[0] == publicados[1]
+
+
+def test_front_matter_grande_demais_e_recusado_antes_de_ler(
+    projeto: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """30,000 keys and a typo at the end: tomllib took seconds per parse, and locating the typo
+    parsed up to 200 prefixes again (minutes). Over `MAX_TOML` the file is refused unread."""
+    texto = (FIXTURES / "valida.md").read_text(encoding="utf-8")
+    chaves = "".join(f"k{i} = {i}\n" for i in range(30_000))
+    (projeto / VALIDA).write_text(
+        texto.replace("+++\n", "+++\n" + chaves, 1).replace("\n+++\n", "\nx = \n+++\n"), "utf-8"
+    )
+    assert main(["checagens", "validar", str(projeto / VALIDA), "--raiz", str(projeto)]) == 1
+    (linha,) = capsys.readouterr().out.splitlines()
+    assert linha.startswith(f"{VALIDA}: o TOML tem ")
+    assert f"acima do limite de {MAX_TOML}" in linha
+
+
+def test_erro_no_fim_de_um_front_matter_no_limite_ainda_tem_linha() -> None:
+    linhas = [f"k{i} = {i}" for i in range(MAX_TOML // 14)]
+    toml = "\n".join([*linhas, "x = "])
+    assert len(toml) <= MAX_TOML
+    with pytest.raises(ContentError) as erro:
+        parse_front_matter(f"+++\n{toml}\n+++\n", VALIDA)
+    assert erro.value.line == len(linhas) + 2
