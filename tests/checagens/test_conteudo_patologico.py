@@ -214,3 +214,17 @@ def test_erro_no_fim_de_um_front_matter_no_limite_ainda_tem_linha() -> None:
     with pytest.raises(ContentError) as erro:
         parse_front_matter(f"+++\n{toml}\n+++\n", VALIDA)
     assert erro.value.line == len(linhas) + 2
+
+
+def test_toml_aninhado_demais_nas_configuracoes(site: Path, tmp_path: Path) -> None:
+    """content/site.toml (read by every build) and eleicoes.toml (every job) name the file too."""
+    from jobs.configuracao import ler_secao
+
+    config = site / "content/site.toml"
+    config.write_text(config.read_text(encoding="utf-8") + f"\nx = {PROFUNDO}\n", encoding="utf-8")
+    with pytest.raises(BuildError, match=r"content/site\.toml:\d+: listas ou tabelas umas dentro das outras"):
+        build_site(site, tmp_path / "public", workers=1)
+    eleicoes = tmp_path / "eleicoes.toml"
+    eleicoes.write_text(f"[publicar]\nx = {PROFUNDO}\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"{eleicoes}: TOML inválido: listas ou tabelas"):
+        ler_secao("publicar", eleicoes, ValueError)
