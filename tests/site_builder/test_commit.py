@@ -194,3 +194,31 @@ def test_new_pages_go_into_place_before_the_changed_pages_that_link_them(tmp_pat
         "checagens/nova/index.html",
         "checagens/index.html",
     ]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_build_killed_while_staging_is_undone_and_the_rerun_matches_a_clean_build(
+    project: Path, tmp_path: Path, seed: int
+) -> None:
+    """Issue 22: SIGKILL at a random staged file (the output folder is untouched), then the next
+    build gives the bytes an uninterrupted build gives."""
+    out = tmp_path / "public"
+    build_site(project, out)
+    old_site = _visible(out)
+    _second_version(project)
+    counted = tmp_path / "contado"  # the same build on copies: how many files it stages
+    _copy(out, counted)
+    shutil.copytree(project, tmp_path / "projeto-contado")
+    finished = _kill_build(tmp_path / "projeto-contado", counted, -(10**9))
+    assert finished.returncode == 0, finished.stderr
+    staged = int(finished.stdout)
+    build_site(project, tmp_path / "do-zero")
+    clean = _visible(tmp_path / "do-zero")  # what a clean run of the new version gives
+    assert staged > 3
+    step = random.Random(seed).randint(1, staged)
+    killed = _kill_build(project, out, -step)
+    assert killed.returncode == -9, killed.stderr
+    assert _visible(out) == old_site, f"arquivo {step} de {staged}"  # nothing in place yet
+    report = build_site(project, out)
+    assert report.recuperacao == "desfeito"
+    assert _visible(out) == clean
