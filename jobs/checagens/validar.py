@@ -157,7 +157,7 @@ def validar(
             checagens.append(checagem)
             if checagem.status != "rascunho":
                 problemas += regras.copias_ausentes(str(raiz), checagem)
-    problemas += regras.regras_do_conjunto(checagens, candidatos)
+    problemas += regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
     alvos_texto = {r: t for r, t in textos.items() if r in nomes_alvo}
     commit = _commit_base(raiz, base, resultado) if alvos_texto or not caminhos else None
     rev = base or "HEAD"

@@ -838,9 +838,13 @@ def lida_publicavel(lida: ChecagemLida) -> bool:
     )
 
 
-def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, object]) -> list[Problema]:
+def regras_do_conjunto(
+    checagens: Sequence[_Chave], candidatos: Mapping[str, object], espelhar: bool = False
+) -> list[Problema]:
     """Rules that need every file: known candidate, unique id, unique address. A repeated id or
-    address is a problem of both files, each naming the other (validating either file alone finds it)."""
+    address is a problem of the later file, naming the earlier one (which stays published);
+    `espelhar` (validar) also gives the earlier file a problem naming the later one, so validating
+    either file alone finds the pair."""
     problemas = []
     ids: dict[str, str] = {}
     slugs: dict[str, str] = {}
@@ -851,13 +855,17 @@ def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, obj
         if c.id:
             if c.id in ids:
                 problemas.append(Problema(where, "id", f"'{c.id}' já é usado por {ids[c.id]}"))
-                problemas.append(Problema(ids[c.id], "id", f"'{c.id}' também é usado por {where}"))
+                if espelhar:
+                    problemas.append(Problema(ids[c.id], "id", f"'{c.id}' também é usado por {where}"))
             else:
                 ids[c.id] = where
         if c.status != "rascunho":
             if c.slug in slugs:
                 problemas.append(Problema(where, "slug", f"'{c.slug}' já é usado por {slugs[c.slug]}"))
-                problemas.append(Problema(slugs[c.slug], "slug", f"'{c.slug}' também é usado por {where}"))
+                if espelhar:
+                    problemas.append(
+                        Problema(slugs[c.slug], "slug", f"'{c.slug}' também é usado por {where}")
+                    )
             else:
                 slugs[c.slug] = where
     return problemas
