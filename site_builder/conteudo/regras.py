@@ -190,13 +190,19 @@ def url_publica(valor: str) -> str | None:
         return "use um endereço completo, começando com https:// (ou http://)"
     if "@" in parts.netloc:
         return "o endereço não pode ter usuário ou senha antes do nome do site (o que vem antes de '@')"
+    if problema := _host_publico(parts.hostname.rstrip(".")):
+        return problema
     try:
         porta = parts.port
     except ValueError:
         return "número de porta inválido no endereço"
     if porta is not None and porta != _PORTAS[parts.scheme]:
         return f"o endereço não pode indicar a porta {porta}: use o endereço público do site, sem ':{porta}'"
-    host = parts.hostname.rstrip(".")
+    return None
+
+
+def _host_publico(host: str) -> str | None:
+    """Why `host` is not a public host name or global IP address written in full, or None."""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
