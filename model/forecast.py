@@ -39,8 +39,11 @@ from model.tse_files import (
     BRASILIA,
     ResultRecord,
     TseFormatError,
+    candidate_set_problems,
     consistency_problems,
+    count_value,
     decrease_problems,
+    load_json,
     parse_file_name,
     parse_result,
 )
@@ -67,6 +70,7 @@ class Reading:
     motivo: str | None = None
     preservado: bool = False
     hora: dt.datetime | None = None
+    recusado: str | None = None  # a new reading of this file was refused in this capture, and why
 
 
 @dataclass
@@ -126,6 +130,7 @@ def read_file(
         out.motivo = "arquivo ausente"
         return out
     out.preservado = entry.preservado
+    out.recusado = entry.recusado
     fname = parse_file_name(arquivo)
     try:
         records = parse_result(raw, fname.formato if fname else "u")
@@ -192,7 +197,10 @@ def _decrease(
     except TseFormatError:
         return []
     match = _rows(prev, LEVEL_TPABR[nivel], linha)
-    return decrease_problems(rec, match[0]) if match else []
+    # Only a valid reading is a reference: a refused one must never refuse the valid ones after it.
+    if not match or consistency_problems(match[0]):
+        return []
+    return candidate_set_problems(rec, match[0]) + decrease_problems(rec, match[0])
 
 
 def _baseline_for(
@@ -273,8 +281,8 @@ def _coverage_electorate(cobertura: dict[str, bytes]) -> dict[str, int]:
     out: dict[str, int] = {}
     for nome, raw in sorted(cobertura.items()):
         try:
-            root = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+            root = load_json(raw, nome)
+        except TseFormatError:
             continue
         rows = root.get("abr") if isinstance(root, dict) else None
         for row in rows if isinstance(rows, list) else []:
@@ -283,12 +291,13 @@ def _coverage_electorate(cobertura: dict[str, bytes]) -> dict[str, int]:
             bloco = row.get("e")
             te = bloco.get("te") if isinstance(bloco, dict) else row.get("te")
             tpabr, cdabr = str(row.get("tpabr", "")).lower(), str(row.get("cdabr", "")).lower()
-            if not (isinstance(te, str | int) and str(te).isdigit()):
+            eleitorado = count_value(te)
+            if eleitorado is None or eleitorado < 0:
                 continue
-            if tpabr in ("mu", "mun") and cdabr.isdigit():
-                out[nome[:2] + cdabr.zfill(5)] = int(te)
+            if tpabr in ("mu", "mun") and cdabr.isascii() and cdabr.isdigit():
+                out[nome[:2] + cdabr.zfill(5)] = eleitorado
             elif tpabr == "uf" and len(cdabr) == 2:
-                out[cdabr] = int(te)
+                out[cdabr] = eleitorado
     return out
 
 
@@ -365,6 +374,7 @@ def project(
             if plan.modo == MODE_GOV_DEGRADED
             else read_file(snapshot, plan.agregado, agg_level, race.uf, race.expected, anterior)
         )
+    _same_candidates([*readings, *([aggregate] if aggregate is not None else [])])
     return project_readings(
         race,
         readings,
@@ -375,6 +385,39 @@ def project(
         eleitorado_conhecido=known_electorate(race, readings, snapshot, anterior),
         saida_anterior=saida_anterior,
     )
+
+
+def _same_candidates(readings: list[Reading]) -> None:
+    """The candidates of a race are the same in every file: a valid reading whose set of numbers
+    differs from the one most files share (a renumbered or invented candidate in a part read for
+    the first time) is refused. With no strict majority nothing is refused here (each file is still
+    checked against its own previous valid reading)."""
+    sets: dict[int, frozenset[int]] = {}
+    for r in readings:
+        if r.valido and r.record is not None:
+            sets[id(r)] = frozenset(c.numero for c in r.record.candidatos)
+    counts: dict[frozenset[int], int] = {}
+    for conjunto in sets.values():
+        counts[conjunto] = counts.get(conjunto, 0) + 1
+    if len(counts) < 2:
+        return
+    ref, n = max(counts.items(), key=lambda kv: (kv[1], sorted(kv[0])))
+    if 2 * n <= len(sets):
+        return
+    for r in readings:
+        proprio = sets.get(id(r))
+        if proprio is not None and proprio != ref:
+            novos, ausentes = sorted(proprio - ref), sorted(ref - proprio)
+            detalhe = "; ".join(
+                t
+                for t in (
+                    "novos: " + ", ".join(map(str, novos)) if novos else "",
+                    "ausentes: " + ", ".join(map(str, ausentes)) if ausentes else "",
+                )
+                if t
+            )
+            r.valido, r.categoria = False, "inconsistente"
+            r.motivo = f"candidatos diferentes dos das outras partes da corrida ({detalhe})"
 
 
 def _simulated(readings: list[Reading], aggregate: Reading | None) -> bool:
@@ -816,6 +859,17 @@ def _measure(
     invalid_files = sum(1 for o in outcomes if o.reading.categoria == "inconsistente")
     if aggregate is not None and plan.modo != MODE_GOV_DEGRADED and aggregate.categoria == "inconsistente":
         invalid_files += 1
+    # A file whose new reading the poller refused (kept in rejeitados/, last valid reading preserved)
+    # counts against the criterion too, named with the reason (issue 23 point 2).
+    lidos = [o.reading for o in outcomes]
+    if aggregate is not None and plan.modo != MODE_GOV_DEGRADED:
+        lidos.append(aggregate)
+    recusados = [r for r in lidos if r.recusado is not None and r.categoria != "inconsistente"]
+    invalid_files += len(recusados)
+    if recusados:
+        notas.append(
+            ("arquivos_validos", "; ".join(f"{r.arquivo} recusado: {r.recusado}" for r in recusados[:10]))
+        )
     bad = [o for o in outcomes if not o.reading.valido]
     sem_arquivo: float | None = share(sum(o.eleitorado or 0 for o in bad))
     unknown = [o.spec.id for o in bad if o.eleitorado is None]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from model.tse_files import FILE_NAME
+from model.tse_files import FILE_NAME, JSON_ERRORS
 
 CAPTURE_FILE = "captura.json"
 # <uf>-e<ele6>-ab.json: one coverage file per UF (TSE-FORMAT.md §3).
@@ -35,6 +35,9 @@ class CaptureEntry:
     status: int | None
     preservado: bool
     etag: str | None
+    # Why the poller refused a new reading of this file in this capture (captura.json `erro` of an
+    # entry with `rejeitado`): the file counts against "arquivos do TSE válidos e consistentes".
+    recusado: str | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ def capture_race(raw: bytes) -> tuple[str | None, str | None]:
     """(cargo, UF) recorded in `captura.json` "corrida"; (None, None) when absent or unreadable."""
     try:
         corrida = json.loads(raw).get("corrida")
-    except (ValueError, UnicodeDecodeError, AttributeError):
+    except (*JSON_ERRORS, AttributeError):
         return None, None
     if not isinstance(corrida, dict):
         return None, None
@@ -84,7 +87,7 @@ def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
     """Parse `captura.json`; returns the entries and an error message (Portuguese) or None."""
     try:
         root = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
+    except JSON_ERRORS:
         return {}, "captura.json malformado"
     if not isinstance(root, dict) or not isinstance(root.get("arquivos"), dict):
         return {}, "captura.json sem o objeto 'arquivos'"
@@ -98,6 +101,7 @@ def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
             status=status if isinstance(status, int) and not isinstance(status, bool) else None,
             preservado=info.get("preservado") is True,
             etag=str(info["etag"]) if info.get("etag") is not None else None,
+            recusado=(str(info.get("erro") or "leitura recusada")[:300] if info.get("rejeitado") else None),
         )
     return out, None
 
@@ -149,6 +153,6 @@ def read_output(pasta: Path | None) -> dict[str, Any] | None:
         return None
     try:
         out = json.loads((pasta / OUTPUT_FILE).read_bytes())
-    except (OSError, ValueError):
+    except (OSError, *JSON_ERRORS):
         return None
     return out if isinstance(out, dict) else None

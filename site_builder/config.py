@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from site_builder.ao_vivo import INTERVALO_S
 from site_builder.conteudo.frontmatter import ler_toml, normalizar_linhas
 from site_builder.errors import ConfigError, ContentError
 
@@ -26,6 +27,7 @@ class SiteConfig:
     fuso_horario: str = "America/Sao_Paulo"
     email_checagens: str = ""  # the fact-check desk's address for contestations (default: email_redacao)
     repositorio: str = ""  # the public code repository (what `git clone` takes), for the audit commands
+    intervalo_ao_vivo_s: int = INTERVALO_S  # how often an open race page asks for new data
 
     def absolute(self, path: str) -> str:
         """Absolute URL of a root-relative path."""
@@ -48,13 +50,15 @@ _FIELDS = (
     _Field("email_checagens", required=False),
     _Field("repositorio", required=False),
 )
+# Whole seconds an open live page waits between two requests for new data.
+_INTERVALO = ("intervalo_ao_vivo_s", 1, 300)
 
 
 def validate_config(raw: dict[str, Any]) -> tuple[SiteConfig | None, list[str], list[str]]:
     """Check a parsed configuration; return (config or None, errors, warnings)."""
     errors: list[str] = []
     warnings: list[str] = []
-    known = {f.name for f in _FIELDS}
+    known = {f.name for f in _FIELDS} | {_INTERVALO[0]}
     for key in sorted(set(raw) - known):
         warnings.append(f"site.toml: chave desconhecida '{key}' (ignorada)")
     values: dict[str, str] = {}
@@ -74,9 +78,13 @@ def validate_config(raw: dict[str, Any]) -> tuple[SiteConfig | None, list[str], 
         if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
             errors.append("site.toml: 'url_base' deve ser um endereço http(s) absoluto, sem ? nem #")
         values["url_base"] = url.rstrip("/")
+    nome, minimo, maximo = _INTERVALO
+    intervalo = raw.get(nome, INTERVALO_S)
+    if isinstance(intervalo, bool) or not isinstance(intervalo, int) or not minimo <= intervalo <= maximo:
+        errors.append(f"site.toml: '{nome}' deve ser um número inteiro de segundos, de {minimo} a {maximo}")
     if errors:
         return None, errors, warnings
-    return SiteConfig(**values), errors, warnings
+    return SiteConfig(**values, intervalo_ao_vivo_s=intervalo), errors, warnings
 
 
 def load_config(root: Path) -> tuple[SiteConfig, list[str]]:

@@ -39,6 +39,34 @@ class _UnsafeUrlRemover(Treeprocessor):
                     element.set(attribute, "#")
 
 
+class _ScrollableTables(Treeprocessor):
+    """Wraps each table in a keyboard-reachable scroll box: on a phone a wide table scrolls inside
+    it, never the page, and a box that scrolls must take the focus and have a name (WCAG 2.1.1;
+    axe `scrollable-region-focusable`). The name, unique on the page, lists the table's columns."""
+
+    def run(self, root: ET.Element) -> None:
+        parents = {child: parent for parent in root.iter() for child in parent}
+        for number, table in enumerate([e for e in root.iter("table")], start=1):
+            parent = parents.get(table)
+            if parent is None:
+                continue
+            columns = ", ".join(" ".join("".join(th.itertext()).split()) for th in table.iter("th"))
+            box = ET.Element(
+                "div",
+                {
+                    "class": "rolagem",
+                    "tabindex": "0",
+                    "role": "region",
+                    "aria-label": f"Tabela {number}: {columns}" if columns else f"Tabela {number}",
+                },
+            )
+            index = list(parent).index(table)
+            parent.remove(table)
+            box.append(table)
+            box.tail, table.tail = table.tail, None
+            parent.insert(index, box)
+
+
 class _AddressCollector(Treeprocessor):
     """Collects every href/src of the document, as it would go into the page."""
 
@@ -74,6 +102,7 @@ class MarkdownRenderer:
     def __init__(self) -> None:
         self._md = _markdown()
         self._md.treeprocessors.register(_UnsafeUrlRemover(self._md), "unsafe_urls", 0)
+        self._md.treeprocessors.register(_ScrollableTables(self._md), "scrollable_tables", 5)
         self._links: markdown.Markdown | None = None
         self._addresses: list[str] = []
 

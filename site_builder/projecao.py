@@ -17,7 +17,8 @@ Published (stable URLs; `<id>` = `<eleicao>-<race folder>`, e.g. `6258-president
   /projecao/<id>/capturas/<captura>/           one reading: its files, SHA-256 and the rerun commands
   /projecao/<id>/capturas/<captura>/<arquivo>  the stored bytes (raw TSE files, captura.json, saida.json)
   /projecao/<id>/capturas/<captura>/SHA256SUMS `sha256sum -c` list of that reading's files
-  /api/projecao/<id>.json                      the latest reading's saida.json, byte for byte
+  /api/projecao/<id>.json                      the latest reading's saida.json keys, plus
+                                               `ultima_publicavel` (its last publishable reading)
   /api/projecao/index.json                     races, latest capture, publishable or not, URLs
 
 Incremental: every file is a source identified by checksum (through the build cache, so an
@@ -411,8 +412,12 @@ def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> li
         ),
         raw(
             corrida.api_url.lstrip("/"),
-            latest.saida_sha256,
-            _bytes_of(corrida.raiz, f"{corrida.dados}/{latest.nome}/{SAIDA}"),
+            fingerprint(
+                latest.saida_sha256,
+                corrida.publicavel_captura.saida_sha256 if corrida.publicavel_captura else "-",
+                ctx.config.url_base,
+            ),
+            lambda: _api(ctx, corrida),
         ),
         share_image.artifact(projecao_view.share_url(corrida), projecao_view.share_card(ctx, corrida)),
     ]
@@ -421,6 +426,28 @@ def _race_artifacts(ctx: SiteContext, corrida: Corrida, others: list[str]) -> li
         artifacts += _capture_artifacts(ctx, corrida, captura, previous, historico)
         previous = captura
     return artifacts
+
+
+def _api(ctx: SiteContext, corrida: Corrida) -> bytes:
+    """The race's API JSON: the latest `saida.json` plus its last publishable reading."""
+    latest = _bytes_of(corrida.raiz, f"{corrida.dados}/{corrida.ultima.nome}/{SAIDA}")()
+    published = corrida.publicavel_captura
+    other = None
+    if published is not None:
+        other = _bytes_of(corrida.raiz, f"{corrida.dados}/{published.nome}/{SAIDA}")()
+    return projecao_view.api_race(ctx, corrida, latest, other)
+
+
+def _reading(corrida: Corrida, captura: Captura) -> Leitura | None:
+    """One capture's complete output for its page (None when it cannot be read again), with the
+    candidates' names as the race's pages write them."""
+    try:
+        leitura = parse_saida(Path(corrida.raiz, corrida.dados, captura.nome, SAIDA).read_bytes())
+    except (OSError, SaidaInvalidaError):
+        return None
+    nomes = {c.numero: c.nome for c in corrida.atual.candidatos}
+    shown = {c.nome: nomes.get(c.numero, c.nome) for c in leitura.candidatos}
+    return renamed_reading(leitura, lambda nome: shown.get(nome, nome))
 
 
 def _capture_artifacts(
@@ -444,9 +471,11 @@ def _capture_artifacts(
             corrida.titulo,
             previous.nome if previous else "-",
             *(f"{a.nome}:{a.sha256}" for a in captura.arquivos),
+            *(f"{c.numero}:{c.nome}" for c in corrida.atual.candidatos),  # display names
+            *(f"{nome}:{cor}" for nome, cor in sorted(cores.colour_by_name(ctx.candidatos.values()).items())),
         ),
         [*trilha, (projecao_view.capture_label(ctx, captura), url)],
-        lambda: projecao_view.capture_page(ctx, corrida, captura, previous),
+        lambda: projecao_view.capture_page(ctx, corrida, captura, previous, _reading(corrida, captura)),
         sitemap=False,  # thousands of data listings: the race page and its history are the entry points
     )
     return [page, *files]

@@ -468,7 +468,7 @@ class Corrida:
 
     @property
     def api_url(self) -> str:
-        """The latest output as JSON (the bytes of its `saida.json`)."""
+        """The latest output as JSON (its `saida.json` keys plus `ultima_publicavel`)."""
         return f"/api/projecao/{self.id}.json"
 
     @property

@@ -144,6 +144,7 @@ def _when(ctx: SiteContext, captura: Captura) -> dict[str, str]:
     return {
         "texto": br_format.data_hora(captura.hora, fuso),
         "hora": br_format.hora(captura.hora, fuso),
+        "hora_minuto": br_format.hora(captura.hora, fuso)[:5],
         "iso": br_format.iso_utc(captura.hora),
         "captura": captura.nome,
     }
@@ -353,8 +354,9 @@ def _chart_description(corrida: Corrida, series: list[svg_chart.Serie]) -> str:
 def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> dict[str, Any]:
     """The inline SVG chart, its text description and its data as a table.
 
-    Without `com_projecao` (the latest reading is not publishable) only the official partial is
-    drawn: no projected number, band or trend appears on the page.
+    With `com_projecao` (some reading of the night was publishable) the projection and its band are
+    drawn at every publishable reading, also when the latest one is not (issue 21: the chart keeps
+    what readers knew); without it only the official partial is drawn.
     """
     top = [c.numero for c in corrida.atual.principais()]
     series = _series(corrida, top, com_projecao, cores.colour_by_name(ctx.candidatos.values()))
@@ -363,7 +365,7 @@ def chart_block(ctx: SiteContext, corrida: Corrida, *, com_projecao: bool) -> di
         series,
         ident=f"grafico-{corrida.id}",
         titulo=(
-            f"Projeção e parcial ao longo da apuração: {corrida.titulo}"
+            f"Projeção (leituras publicáveis) e parcial ao longo da apuração: {corrida.titulo}"
             if com_projecao
             else f"Parcial oficial ao longo da apuração: {corrida.titulo}"
         ),
@@ -429,18 +431,95 @@ def _summary_projection(corrida: Corrida, r: Resumo) -> str:
     )
 
 
+def last_publishable(ctx: SiteContext, corrida: Corrida) -> dict[str, Any] | None:
+    """The last publishable projection when the latest reading is not publishable (issue 21, item 3).
+
+    Seed: when a criterion fails, the current reading shows only the official partial and what
+    failed. What readers last knew stays visible beside it, as a different, labelled thing: the
+    last publishable reading's projection with its time ("última projeção publicável, 21:04").
+    """
+    captura, leitura = corrida.publicavel_captura, corrida.publicavel
+    if corrida.atual.publicavel or captura is None or leitura is None:
+        return None
+    quando = _when(ctx, captura)
+    return {
+        "quando": quando,
+        "rotulo": f"última projeção publicável, {quando['hora_minuto']}",
+        "url": corrida.captura_url(captura),
+        "projecao": projection_block(ctx, leitura, captura),
+    }
+
+
+def verdict(leitura: Leitura) -> dict[str, Any]:
+    """The verdict line of a publishable projection: "Tendência: X", "Indefinido", and
+    "Definido matematicamente" beside either (seed: two separate criteria)."""
+    tendencia = _name(leitura, leitura.tendencia) if leitura.tendencia is not None else None
+    definido = None
+    if leitura.definido_matematicamente and leitura.candidatos:
+        definido = _name(leitura, max(leitura.candidatos, key=lambda c: c.votos).numero)
+    return {
+        "tendencia": tendencia,
+        "valor": str(leitura.tendencia) if leitura.tendencia is not None else "indefinido",
+        "definido": definido,
+    }
+
+
+def summary_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+    """The race's first screen on a phone (issue 21, item 4): the two leading candidates' partial
+    and projected shares (or the last publishable projection, labelled) and the verdict line."""
+    atual = corrida.atual
+    projetada = atual if atual.publicavel else corrida.publicavel
+    colour = cores.colour_by_name(ctx.candidatos.values())
+    if projetada is not None:
+        top = sorted(projetada.candidatos, key=lambda c: (-c.pct, c.numero))[:2]
+    else:
+        top = sorted(atual.candidatos, key=lambda c: (-c.votos, c.numero))[:2]
+    linhas = []
+    for c in top:
+        agora = atual.candidato(c.numero)
+        linhas.append(
+            {
+                "numero": c.numero,
+                "nome": agora.nome if agora else c.nome,
+                "cor": colour.get(agora.nome if agora else c.nome),
+                "parcial": _pct(agora.parcial_pct) if agora else None,
+                "pct": _pct(c.pct) if projetada is not None else None,
+                "faixa": Numero("±" + br_format.pontos(c.faixa), repr(c.faixa))
+                if projetada is not None
+                else None,
+            }
+        )
+    ultima = last_publishable(ctx, corrida)
+    return {
+        "apurado": _pct(atual.apurado_pct),
+        "quando": _when(ctx, corrida.ultima),
+        "publicavel": atual.publicavel,
+        "candidatos": linhas,
+        "veredito": verdict(projetada) if projetada is not None else None,
+        "rotulo": ultima["rotulo"] if ultima else None,
+        "rotulo_quando": ultima["quando"] if ultima else None,
+        "projecao_apurado": _pct(projetada.apurado_pct) if projetada is not None else None,
+        "faltam": len(atual.nao_atendidos),
+    }
+
+
+def warnings_block(corrida: Corrida) -> dict[str, Any]:
+    """The page's notices, folded into one short line that opens them (issue 21, item 4)."""
+    partes = []
+    if corrida.demonstracao:
+        partes.append("demonstração")
+    if corrida.ultima.sem_assinatura:
+        partes.append("sem assinatura conferida")
+    partes.append("não é o resultado oficial")
+    return {"resumo": " · ".join(partes)}
+
+
 def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
     """Context of a race's page."""
     atual = corrida.atual
     publicavel = atual.publicavel
-    # Seed: when a criterion fails "o site mostra só a parcial oficial e a lista do que faltou";
-    # of an earlier publishable projection only its time and the link to its reading are shown.
-    ultima_pub = None
-    if not publicavel and corrida.publicavel_captura is not None:
-        ultima_pub = {
-            "quando": _when(ctx, corrida.publicavel_captura),
-            "url": corrida.captura_url(corrida.publicavel_captura),
-        }
+    ultima_pub = last_publishable(ctx, corrida)
+    idade = next((c for c in atual.criterios if c.id == ao_vivo.CRITERIO_IDADE), None)
     titulo = f"Projeção: {corrida.titulo}"
     return {
         "titulo": titulo,
@@ -459,7 +538,9 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "nao_atendidos": unmet(atual),
         "parcial": partial_block(atual, cores.colour_by_name(ctx.candidatos.values())),
         "virada": overtake_block(atual) if publicavel else None,
-        "grafico": chart_block(ctx, corrida, com_projecao=publicavel),
+        "grafico": chart_block(ctx, corrida, com_projecao=corrida.publicavel_captura is not None),
+        "resumo": summary_block(ctx, corrida),
+        "avisos": warnings_block(corrida),
         "estratos": strata_rows(corrida, atual, publicavel),
         "estratos_nomes": [c.nome for c in atual.principais()],
         "historico": history_rows(ctx, corrida, HISTORY_ON_PAGE),
@@ -473,10 +554,10 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "auditoria": audit_commands(ctx, corrida, corrida.ultima, corrida.anterior(corrida.ultima)),
         "imagem_compartilhar": share_url(corrida),
         "ao_vivo": ao_vivo.projection_hooks(
-            corrida.api_url,
-            {c.numero: c.nome for c in atual.candidatos},
-            list(atual.nao_atendidos),
-            ctx.config.fuso_horario,
+            ctx.config.intervalo_ao_vivo_s,
+            corrida.ultima.nome,
+            idade.valor if idade else None,
+            idade.limite if idade else None,
         ),
     }
 
@@ -547,13 +628,45 @@ def _download(ctx: SiteContext, corrida: Corrida, captura: Captura) -> str:
     )
 
 
+def criteria_rows(leitura: Leitura) -> list[dict[str, Any]]:
+    """Every publication criterion of a reading, met or not, with what was measured."""
+    rows = []
+    for c in leitura.criterios:
+        medido = f"medido: {_measure(c.valor, c.unidade)}; limite: {_measure(c.limite, c.unidade)}"
+        rows.append(
+            {
+                "id": c.id,
+                "ok": c.ok,
+                "texto": f"{c.descricao} ({medido})." if c.ok else criterion_text(c),
+            }
+        )
+    return rows
+
+
 def capture_page(
-    ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
+    ctx: SiteContext,
+    corrida: Corrida,
+    captura: Captura,
+    anterior: Captura | None,
+    leitura: Leitura | None = None,
 ) -> dict[str, Any]:
-    """Context of one stored reading's page: its files and how to rerun it."""
+    """Context of one stored reading's page: its numbers (issue 21, item 5: % counted, projection,
+    bands, verdict and every criterion, from its own `saida.json`), its files and how to rerun it.
+    Without `leitura` (its output could not be read again) only the summary and the files are shown."""
     label = capture_label(ctx, captura)
     r = captura.resumo
+    colour = cores.colour_by_name(ctx.candidatos.values())
+    numeros = None
+    if leitura is not None:
+        numeros = {
+            "apurado": _pct(leitura.apurado_pct),
+            "projecao": projection_block(ctx, leitura, captura) if leitura.publicavel else None,
+            "parcial": partial_block(leitura, colour),
+            "criterios": criteria_rows(leitura),
+            "nao_atendidos": unmet(leitura),
+        }
     return {
+        "numeros": numeros,
         "titulo": f"{label}: {corrida.titulo}",
         "descricao": (
             f"Arquivos brutos do TSE, captura.json e saida.json da leitura {captura.nome} "
@@ -587,8 +700,13 @@ def checksums(captura: Captura) -> bytes:
 
 
 def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
-    """One race in the listings (home page, section page): its headline numbers."""
+    """One race in the listings (home page, section page): its headline numbers.
+
+    When the latest reading is not publishable, the trend and numbers of the last publishable
+    projection stay, labelled with its time (issue 21), beside the current official partial.
+    """
     atual = corrida.atual
+    ultima = last_publishable(ctx, corrida)
     if atual.publicavel:
         top = atual.principais()
         texto = "Projeção: " + " · ".join(
@@ -599,14 +717,22 @@ def headline(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         texto = "Projeção não publicável agora. Parcial oficial: " + " · ".join(
             f"{c.nome} {br_format.pct(c.parcial_pct)}" for c in top
         )
+        if ultima is not None and corrida.publicavel is not None:
+            texto += f". {ultima['rotulo'].capitalize()}: " + " · ".join(
+                f"{c.nome} {br_format.pct(c.pct)} (±{br_format.pontos(c.faixa)})"
+                for c in corrida.publicavel.principais()
+            )
+    projetada = atual if atual.publicavel else corrida.publicavel
     return {
         "url": corrida.url,
         "titulo": corrida.titulo,
         "texto": texto,
-        # the trend only from a publishable reading (seed: otherwise only the partial is shown)
-        "tendencia": _name(atual, atual.tendencia)
-        if atual.publicavel and atual.tendencia is not None
+        # the trend only from a publishable reading: this one, or the last one, labelled
+        "tendencia": _name(projetada, projetada.tendencia)
+        if projetada is not None and projetada.tendencia is not None
         else "indefinido",
+        "tendencia_rotulo": f" ({ultima['rotulo']})" if ultima is not None else "",
+        "definido": projetada is not None and projetada.definido_matematicamente,
         "publicavel": atual.publicavel,
         "demonstracao": corrida.demonstracao,
         "quando": _when(ctx, corrida.ultima),
@@ -647,12 +773,27 @@ def share_card(ctx: SiteContext, corrida: Corrida) -> share_image.Cartao:
     else:
         top = sorted(atual.candidatos, key=lambda c: (-c.votos, c.numero))[:SHARE_LINES]
         destaque = "Projeção não publicada nesta leitura: a parcial oficial do TSE"
+        anterior = corrida.publicavel
+        ultima = last_publishable(ctx, corrida)
+        if ultima is not None and anterior is not None:
+            # what readers last knew stays on the card, labelled with its time (issue 21)
+            tendencia = (
+                _name(anterior, anterior.tendencia) if anterior.tendencia is not None else "indefinido"
+            )
+            destaque = f"Parcial oficial. {ultima['rotulo'].capitalize()}: tendência {tendencia}"
+
+        def nota(c: CandidatoProjetado) -> str:
+            antes = anterior.candidato(c.numero) if anterior is not None and ultima is not None else None
+            if antes is None:
+                return f"parcial oficial · {br_format.inteiro(c.votos)} votos"
+            return (
+                f"parcial oficial · projeção às {ultima['quando']['hora_minuto'] if ultima else ''}: "
+                f"{br_format.pct(antes.pct)} ±{br_format.pontos(antes.faixa)}"
+            )
+
         linhas = tuple(
             share_image.Linha(
-                c.nome,
-                br_format.pct(c.parcial_pct),
-                f"parcial oficial · {br_format.inteiro(c.votos)} votos",
-                cor.get(c.nome, cores.SEM_ARQUIVO),
+                c.nome, br_format.pct(c.parcial_pct), nota(c), cor.get(c.nome, cores.SEM_ARQUIVO)
             )
             for c in top
         )
@@ -675,6 +816,34 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
         "metodo_url": METHOD_URL,
         "api_indice": "/api/projecao/index.json" if ctx.projecoes else "",
     }
+
+
+def api_race(ctx: SiteContext, corrida: Corrida, atual: bytes, publicavel: bytes | None) -> bytes:
+    """`/api/projecao/<id>.json`: the latest reading's `saida.json` (the model's keys, unchanged)
+    plus `ultima_publicavel`: the newest publishable reading (the latest one itself when it is
+    publishable; null before any) with its time, its forecast and where its stored bytes are, so a
+    reuser keeps what readers last knew when the current reading is not publishable (issue 21)."""
+    doc = json.loads(atual)
+    captura = corrida.publicavel_captura
+    ultima: dict[str, Any] | None = None
+    if captura is not None and publicavel is not None:
+        saida = json.loads(publicavel)
+        ultima = {
+            "captura": captura.nome,
+            "agora": saida.get("agora"),
+            "apurado_pct": saida.get("apurado_pct"),
+            "forecast": saida.get("forecast"),
+            "pagina": ctx.config.absolute(corrida.captura_url(captura)),
+            "saida": ctx.config.absolute(corrida.captura_url(captura) + "saida.json"),
+            "saida_sha256": captura.saida_sha256,
+        }
+    doc["ultima_publicavel"] = ultima
+    return (json.dumps(doc, ensure_ascii=False, sort_keys=True, indent=2) + "\n").encode("utf-8")
+
+
+def _headline_trend(corrida: Corrida) -> int | None:
+    """The trend of the projection readers see: the latest publishable one (None = "indefinido")."""
+    return corrida.publicavel.tendencia if corrida.publicavel is not None else None
 
 
 def api_index(ctx: SiteContext) -> bytes:
@@ -700,6 +869,7 @@ def api_index(ctx: SiteContext) -> bytes:
                 "pagina": ctx.config.absolute(c.url),
                 "historico": ctx.config.absolute(c.historico_url),
                 "ultima_publicavel": c.publicavel_captura.nome if c.publicavel_captura else None,
+                "tendencia": _headline_trend(c),
             }
             for c in ctx.projecoes
         ],

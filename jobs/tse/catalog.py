@@ -7,11 +7,24 @@ the job never guesses: an election must be in the catalogue with the race's carg
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from jobs.tse.config import ConfigTse, Corrida
+from jobs.tse.validacao import (
+    ABRANGENCIAS,
+    MARCADOR,
+    MUNICIPIO,
+    ZONA,
+    ValidacaoError,
+    check_on_base,
+    check_segment,
+    check_template,
+    check_tse_name,
+    check_uf,
+    is_election_code,
+)
+from model.tse_files import TseFormatError, load_json
 
 # Spec layout (TSE-FORMAT.md §1.1), used when `arq[]` of ele-c.json carries no template for a type.
 DEFAULT_TEMPLATES = {
@@ -92,13 +105,17 @@ class PlanoCorrida:
 
 def _load(raw: bytes, nome: str) -> Any:
     try:
-        return json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        return load_json(raw, nome)
+    except TseFormatError as exc:
         raise CatalogError(f"{nome}: JSON inválido ({exc})") from exc
 
 
 def _templates(arq: Any) -> dict[str, str]:
-    """`arq[]` entries → {file type: folder template}; tolerant of the spellings seen in the wild."""
+    """`arq[]` entries → {file type: folder template}; tolerant of the spellings seen in the wild.
+
+    A template is only accepted when it is `<base>/` followed by known placeholders and plain
+    segments (`jobs/tse/validacao.py`): one that is not refuses the whole catalogue (CatalogError),
+    so the poller keeps the last good one."""
     out: dict[str, str] = {}
     if not isinstance(arq, list):
         return out
@@ -110,8 +127,12 @@ def _templates(arq: Any) -> dict[str, str]:
         if modelo is None or tipos is None:
             continue
         lista = tipos if isinstance(tipos, list) else str(tipos).split("|")
+        try:
+            modelo = check_template(modelo.rstrip("/"), f"ele-c.json arq {str(tipos)[:20]}")
+        except ValidacaoError as exc:
+            raise CatalogError(f"{exc}; catálogo recusado") from exc
         for tp in lista:
-            out.setdefault(str(tp).strip().lower(), modelo.rstrip("/"))
+            out.setdefault(str(tp).strip().lower(), modelo)
     return out
 
 
@@ -126,12 +147,12 @@ def parse_catalogue(raw: bytes) -> Catalogo:
             continue
         ciclo = pl.get("c", root.get("c"))
         for e in pl.get("e", []) if isinstance(pl.get("e"), list) else []:
-            if not isinstance(e, dict) or not str(e.get("cd", "")).isdigit():
+            if not isinstance(e, dict) or not is_election_code(str(e.get("cd", ""))):
                 continue
             cargos: set[int] = set()
             for abr in e.get("abr", []) if isinstance(e.get("abr"), list) else []:
                 for cp in abr.get("cp", []) if isinstance(abr, dict) else []:
-                    if isinstance(cp, dict) and str(cp.get("cd", "")).isdigit():
+                    if isinstance(cp, dict) and is_election_code(str(cp.get("cd", ""))):
                         cargos.add(int(cp["cd"]))
             codigo = str(int(e["cd"]))
             eleicoes[codigo] = Eleicao(
@@ -143,7 +164,11 @@ def parse_catalogue(raw: bytes) -> Catalogo:
 
 
 def parse_municipalities(raw: bytes, nome: str = "mun-cm.json") -> dict[str, tuple[Municipio, ...]]:
-    """Parse `mun-e<ele>-cm.json` (EA12): {uf (lower case, `zz` abroad): municipalities}."""
+    """Parse `mun-e<ele>-cm.json` (EA12): {uf (lower case, `zz` abroad): municipalities}.
+
+    Every code becomes part of a URL and a file name, so each is checked against the known sets
+    first: UF among the 27 + `zz`, municipality 5 ASCII digits, zone 4. A file with any other
+    code is refused whole (CatalogError): the poller keeps the last good one."""
     root = _load(raw, nome)
     if not isinstance(root, dict) or not isinstance(root.get("abr"), list):
         raise CatalogError(f"{nome}: falta a lista 'abr' de UFs")
@@ -151,31 +176,71 @@ def parse_municipalities(raw: bytes, nome: str = "mun-cm.json") -> dict[str, tup
     for grupo in root["abr"]:
         if not isinstance(grupo, dict) or not isinstance(grupo.get("cd"), str):
             continue
+        uf = grupo["cd"].lower()
+        if uf not in ABRANGENCIAS - {"br"}:
+            raise CatalogError(f"{nome}: código de UF desconhecido {grupo['cd'][:20]!r}; arquivo recusado")
         muns: list[Municipio] = []
         for m in grupo.get("mu", []) if isinstance(grupo.get("mu"), list) else []:
-            if not isinstance(m, dict) or not str(m.get("cd", "")).isdigit():
+            if not isinstance(m, dict):
                 continue
-            zonas = tuple(str(z).zfill(4) for z in m.get("z", []) if str(z).isdigit())
-            muns.append(Municipio(str(m["cd"]).zfill(5), zonas))
-        out[grupo["cd"].lower()] = tuple(muns)
+            codigo = _code(m.get("cd"), MUNICIPIO, nome, f"município de {uf}")
+            lista = m.get("z", [])
+            if not isinstance(lista, list):
+                raise CatalogError(f"{nome}: zonas de {uf}{codigo} não são uma lista; arquivo recusado")
+            zonas = tuple(_code(z, ZONA, nome, f"zona de {uf}{codigo}") for z in lista)
+            muns.append(Municipio(codigo, zonas))
+        out[uf] = tuple(muns)
     if not out:
         raise CatalogError(f"{nome}: nenhuma UF")
     return out
 
 
+def _code(valor: Any, padrao: Any, nome: str, oque: str) -> str:
+    """A municipality or zone code zero-padded from ASCII digits; CatalogError otherwise."""
+    texto = str(valor) if isinstance(valor, str | int) and not isinstance(valor, bool) else ""
+    largura = 5 if padrao is MUNICIPIO else 4
+    codigo = texto.zfill(largura) if texto.isascii() and texto.isdigit() else texto
+    if padrao.fullmatch(codigo) is None:
+        raise CatalogError(f"{nome}: código de {oque} inválido {texto[:20]!r}; arquivo recusado")
+    return codigo
+
+
+def _on_base(url: str, config: ConfigTse) -> str:
+    try:
+        return check_on_base(url, config.url_base)
+    except ValidacaoError as exc:
+        raise CatalogError(str(exc)) from exc
+
+
 def catalogue_url(config: ConfigTse) -> str:
     """URL of the election catalogue."""
-    return f"{config.url_base}/{config.ambiente}/comum/config/ele-c.json"
+    return _on_base(f"{config.url_base}/{config.ambiente}/comum/config/ele-c.json", config)
 
 
 def _fill(modelo: str, config: ConfigTse, eleicao: str, uf: str = "") -> str:
-    return (
-        modelo.replace("<base>", config.url_base)
-        .replace("<ambiente>", config.ambiente)
-        .replace("<ciclo>", config.ciclo)
-        .replace("<cd_eleicao>", eleicao)
-        .replace("<uf>", uf)
-    )
+    """The folder URL of a template, segment by segment from validated values, never by string
+    replacement over the whole template: the result is checked to stay on the configured base."""
+    if not is_election_code(eleicao):
+        raise CatalogError(f"código de eleição inválido {eleicao[:20]!r}")
+    try:
+        valores = {
+            "ambiente": check_segment(config.ambiente, "ambiente"),
+            "ciclo": check_segment(config.ciclo, "ciclo"),
+            "cd_eleicao": eleicao,
+            "uf": check_uf(uf, "pasta de dados") if uf else "",
+        }
+        segmentos = []
+        for parte in check_template(modelo, "modelo de URL")[len("<base>/") :].split("/"):
+            m = MARCADOR.fullmatch(parte)
+            if m is None:
+                segmentos.append(parte)
+            elif m[1] in valores and valores[m[1]]:
+                segmentos.append(valores[m[1]])
+            else:
+                raise ValidacaoError(f"o modelo de URL pede <{m[1]}>, que esta pasta não tem")
+    except ValidacaoError as exc:
+        raise CatalogError(str(exc)) from exc
+    return _on_base("/".join([config.url_base, *segmentos]), config)
 
 
 def _folder(cat: Catalogo, tipo: str, config: ConfigTse, eleicao: str, uf: str = "") -> str:
@@ -184,7 +249,9 @@ def _folder(cat: Catalogo, tipo: str, config: ConfigTse, eleicao: str, uf: str =
 
 def municipalities_url(cat: Catalogo, config: ConfigTse, eleicao: str) -> str:
     """URL of `mun-e<ele6>-cm.json` of one election."""
-    return f"{_folder(cat, 'cm', config, eleicao)}/mun-e{int(eleicao):06d}-cm.json"
+    if not is_election_code(eleicao):
+        raise CatalogError(f"código de eleição inválido {eleicao[:20]!r}")
+    return _on_base(f"{_folder(cat, 'cm', config, eleicao)}/mun-e{int(eleicao):06d}-cm.json", config)
 
 
 def check_race(cat: Catalogo, config: ConfigTse, corrida: Corrida) -> None:
@@ -206,11 +273,19 @@ def race_plan(
     ele6 = f"{int(corrida.eleicao):06d}"
     suf = f"-c{corrida.codigo_cargo:04d}-e{ele6}-u.json"
 
+    def checked(arq: Arquivo) -> Arquivo:
+        try:
+            check_tse_name(arq.nome)
+        except ValidacaoError as exc:
+            raise CatalogError(str(exc)) from exc
+        _on_base(arq.url, config)
+        return arq
+
     def data(uf: str, parte: str) -> Arquivo:
-        return Arquivo(f"{parte}{suf}", _folder(cat, "u", config, corrida.eleicao, uf), parte)
+        return checked(Arquivo(f"{parte}{suf}", _folder(cat, "u", config, corrida.eleicao, uf), parte))
 
     def coverage(uf: str) -> Arquivo:
-        return Arquivo(f"{uf}-e{ele6}-ab.json", _folder(cat, "ab", config, corrida.eleicao, uf), uf)
+        return checked(Arquivo(f"{uf}-e{ele6}-ab.json", _folder(cat, "ab", config, corrida.eleicao, uf), uf))
 
     if corrida.cargo == "presidente":
         agregado = Arquivo(f"br{suf}", _folder(cat, "u", config, corrida.eleicao, "br"), "br")

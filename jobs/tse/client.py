@@ -4,17 +4,24 @@ gzip, a browser-like User-Agent and one global rate cap shared by every thread.
 The TSE blocks an IP for 10 minutes above 100 requests/s and a 304 still counts (TSE-FORMAT.md §1.4),
 so every attempt, retries included, takes a token from the same bucket.
 
-Hostile answers are bounded: every request has a total deadline (`prazo_total_s`, a server dripping
-one byte per second is cut there, not only per read), the body is decoded by us chunk by chunk with
-a cap on the decoded size (`tamanho_maximo_mb`: a gzip bomb stops at the cap, it is never inflated
-in memory), and a cycle deadline (`prazo`, set per cycle) turns the requests not yet sent, or still
-running, into "not answered".
+Hostile answers are bounded: every request has a total deadline (`prazo_total_s`) that covers
+connect, headers and body: a watchdog thread (`Vigia`) shuts the socket of a request still running
+at its deadline, so a server dripping its headers (or body) one byte a second is cut there, not
+only per read. A body cut mid-transfer or any other transport error (urllib3 `ProtocolError`,
+`ChunkedEncodingError`, `ContentDecodingError`, ...) is a failed file, never an exception. A URL
+off the configured base is never asked (`jobs/tse/validacao.py`). The body is decoded by us chunk
+by chunk with a cap on the decoded size (`tamanho_maximo_mb`: a gzip bomb stops at the cap, it is
+never inflated in memory), and a cycle deadline (`prazo`, set per cycle) turns the requests not yet
+sent, or still running, into "not answered".
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import email.utils
+import http.client
+import socket
 import threading
 import time
 import zlib
@@ -24,8 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import requests
+import urllib3
 
 from jobs.tse.config import ConfigTse
+from jobs.tse.validacao import ValidacaoError, check_on_base
 
 RETRY_STATUS = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 30.0
@@ -91,6 +100,104 @@ def read_body(raw: Any, encoding: str, prazo: float, limite: int) -> bytes:
         if len(out) > limite:
             raise BodyError(f"corpo maior que o limite de {mb:g} MB (tamanho_maximo_mb)", repetir=False)
     return bytes(out)
+
+
+class Vigia:
+    """One thread per client that cuts requests still running at their deadline.
+
+    `armar(prazo, cortar)` registers a request; at `prazo` (monotonic) `cortar()` is called once
+    unless `desarmar` came first. The HTTP path passes a `cortar` that shuts the request's socket,
+    which wakes a read blocked on connect, headers or body with an error.
+    """
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._prazos: dict[int, tuple[float, Callable[[], None]]] = {}
+        self._seq = 0
+        self._thread: threading.Thread | None = None
+        self._fechado = False
+
+    def armar(self, prazo: float, cortar: Callable[[], None]) -> int:
+        """Register a deadline; returns its token."""
+        with self._cond:
+            self._seq += 1
+            self._prazos[self._seq] = (prazo, cortar)
+            if self._thread is None and not self._fechado:
+                self._thread = threading.Thread(target=self._run, name="tse-prazo", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+            return self._seq
+
+    def desarmar(self, token: int) -> bool:
+        """Forget a deadline; False when it had already fired."""
+        with self._cond:
+            return self._prazos.pop(token, None) is not None
+
+    def _run(self) -> None:
+        with self._cond:
+            while not self._fechado:
+                agora = time.monotonic()
+                vencidos = [t for t, (p, _) in self._prazos.items() if p <= agora]
+                for t in vencidos:
+                    _, cortar = self._prazos.pop(t)
+                    with contextlib.suppress(OSError):  # the socket was already gone
+                        cortar()
+                proximo = min((p for p, _ in self._prazos.values()), default=None)
+                self._cond.wait(None if proximo is None else max(0.0, proximo - agora))
+
+    def fechar(self) -> None:
+        """Stop the thread."""
+        with self._cond:
+            self._fechado = True
+            self._cond.notify()
+        if self._thread is not None:
+            self._thread.join()
+            self._thread = None
+
+
+def _pool_classes(adapter: _Adapter) -> dict[str, type[urllib3.HTTPConnectionPool]]:
+    """Connection pools that tell the adapter which connection carries its current request."""
+
+    class Http(urllib3.HTTPConnectionPool):
+        def _make_request(self, conn: Any, *args: Any, **kwargs: Any) -> Any:
+            adapter.conexao = conn
+            return super()._make_request(conn, *args, **kwargs)
+
+    class Https(urllib3.HTTPSConnectionPool):
+        def _make_request(self, conn: Any, *args: Any, **kwargs: Any) -> Any:
+            adapter.conexao = conn
+            return super()._make_request(conn, *args, **kwargs)
+
+    return {"http": Http, "https": Https}
+
+
+class _Adapter(requests.adapters.HTTPAdapter):
+    """The session's adapter (one session per thread), remembering its request's connection."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.conexao: Any = None
+        super().__init__(**kwargs)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        """The pool manager, with the pools of `_pool_classes`."""
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = _pool_classes(self)
+
+    def cortar(self) -> None:
+        """Shut the socket of the current request (the watchdog's deadline)."""
+        sock = getattr(self.conexao, "sock", None)
+        if sock is not None:
+            sock.shutdown(socket.SHUT_RDWR)
+
+
+# Transport failures of one request: a body cut mid-transfer, a broken chunk or gzip stream, a
+# reset or a socket shut by the watchdog. Each is a failed file; none may abort the cycle.
+TRANSPORT_ERRORS = (
+    requests.RequestException,
+    urllib3.exceptions.HTTPError,
+    http.client.HTTPException,
+    OSError,
+)
 
 
 class RateLimiter:
@@ -166,6 +273,17 @@ def _http_date(value: str | None) -> dt.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.UTC)
 
 
+def _transport_message(exc: BaseException, tempo_limite_s: float) -> str:
+    """The Portuguese reason of a transport failure."""
+    if isinstance(exc, requests.Timeout | urllib3.exceptions.TimeoutError | TimeoutError):
+        return f"tempo esgotado ({tempo_limite_s:g} s)"
+    if isinstance(exc, requests.exceptions.ChunkedEncodingError | urllib3.exceptions.ProtocolError):
+        return f"corpo interrompido no meio da transferência ({type(exc).__name__})"
+    if isinstance(exc, requests.exceptions.ContentDecodingError | urllib3.exceptions.DecodeError):
+        return f"corpo com codificação inválida ({type(exc).__name__})"
+    return f"falha de conexão ({type(exc).__name__})"
+
+
 def _retry_after(value: str | None) -> float | None:
     if value and value.strip().isdigit():
         return min(float(value.strip()), MAX_RETRY_AFTER_S)
@@ -187,10 +305,11 @@ class TseClient:
         self._local = threading.local()
         self._sessions: list[requests.Session] = []
         self._lock = threading.Lock()
+        self._vigia = Vigia()
         self._pool: ThreadPoolExecutor | None = None
         self.prazo: float | None = None  # monotonic deadline of the current cycle (None: none)
 
-    def _session(self) -> requests.Session:
+    def _session(self) -> tuple[requests.Session, _Adapter]:
         session: requests.Session | None = getattr(self._local, "session", None)
         if session is None:
             session = requests.Session()
@@ -201,19 +320,24 @@ class TseClient:
                     "Accept-Encoding": "gzip",
                 }
             )
-            adapter = requests.adapters.HTTPAdapter(pool_connections=4, pool_maxsize=4, max_retries=0)
+            adapter = _Adapter(pool_connections=4, pool_maxsize=4, max_retries=0)
             session.mount("http://", adapter)
             session.mount("https://", adapter)
-            self._local.session = session
+            self._local.session, self._local.adapter = session, adapter
             with self._lock:
                 self._sessions.append(session)
-        return session
+        return session, self._local.adapter
 
     def get(self, pedido: Pedido) -> Resposta:
         """One conditional GET with retries and backoff on timeouts, connection errors, 429 and 5xx.
 
-        Each try ends by `prazo_total_s`; no try starts, and no body is read, past the cycle deadline.
+        Each try ends by `prazo_total_s` (connect, headers and body); no try starts, and no body is
+        read, past the cycle deadline. A URL off the configured base is refused without a request.
         """
+        try:
+            check_on_base(pedido.url, self.config.url_base)
+        except ValidacaoError as exc:
+            return Resposta(pedido.url, None, None, None, None, None, str(exc), 0)
         headers: dict[str, str] = {}
         if pedido.etag:
             headers["If-None-Match"] = pedido.etag
@@ -239,11 +363,15 @@ class TseClient:
             prazo = time.monotonic() + self.config.prazo_total_s
             if ciclo is not None:
                 prazo = min(prazo, ciclo)
+            session, adapter = self._session()
+            adapter.conexao = None
+            restante = max(0.001, prazo - time.monotonic())
+            token = self._vigia.armar(prazo, adapter.cortar)
             try:
-                r = self._session().get(
+                r = session.get(
                     pedido.url,
                     headers=headers,
-                    timeout=self.config.tempo_limite_s,
+                    timeout=(min(self.config.tempo_limite_s, restante), self.config.tempo_limite_s),
                     allow_redirects=False,
                     stream=True,
                 )
@@ -253,17 +381,24 @@ class TseClient:
                     )
                 finally:
                     r.close()
-            except requests.Timeout:
-                status, erro = None, f"tempo esgotado ({self.config.tempo_limite_s:g} s)"
-            except requests.RequestException as exc:
-                status, erro = None, f"falha de conexão ({type(exc).__name__})"
             except BodyError as exc:
                 status, erro = None, str(exc)
+                if not self._vigia.desarmar(token):
+                    erro = f"prazo total da requisição esgotado ({self.config.prazo_total_s:g} s)"
                 if not exc.repetir:
                     break
-            except OSError as exc:  # a socket timeout or reset while streaming the body
-                status, erro = None, f"falha de conexão ({type(exc).__name__})"
+            except TRANSPORT_ERRORS as exc:
+                status, erro = None, _transport_message(exc, self.config.tempo_limite_s)
+                if not self._vigia.desarmar(token):
+                    erro = f"prazo total da requisição esgotado ({self.config.prazo_total_s:g} s)"
             else:
+                if not self._vigia.desarmar(token):
+                    # Cut at the deadline after the body was read: the deadline is the rule.
+                    status, erro = (
+                        None,
+                        f"prazo total da requisição esgotado ({self.config.prazo_total_s:g} s)",
+                    )
+                    continue
                 status, data = r.status_code, _http_date(r.headers.get("Date"))
                 if status in (200, 304):
                     return Resposta(
@@ -293,10 +428,12 @@ class TseClient:
         return list(self._pool.map(self.get, pedidos))
 
     def close(self) -> None:
-        """Close the pool and every session."""
+        """Close the pool, the watchdog and every session."""
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None
+        self._vigia.fechar()
+        self._vigia = Vigia()
         with self._lock:
             for s in self._sessions:
                 s.close()

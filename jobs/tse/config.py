@@ -7,6 +7,7 @@ UF; governor 6260 by municipality in AC, AM, ES, RJ, RN, TO and by zone in DF), 
 
 from __future__ import annotations
 
+import re
 import urllib.parse
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -39,6 +40,23 @@ UFS = (
     "ac", "al", "am", "ap", "ba", "ce", "df", "es", "go", "ma", "mg", "ms", "mt", "pa",
     "pb", "pe", "pi", "pr", "rj", "rn", "ro", "rr", "rs", "sc", "se", "sp", "to",
 )  # fmt: skip
+
+
+# Election codes: ASCII digits only (`str.isdigit` accepts "²"), 6 at most (the file names pad to 6).
+ELEICAO = re.compile(r"[0-9]{1,6}")
+# A plain path segment (`ambiente`, `ciclo`, a literal part of a URL template): no dots, slashes,
+# `@`, `%` or `:`.
+SEGMENT = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _base_ok(url: str) -> None:
+    """ValueError unless `url` is a plain http(s) base: a host, no user info, query or fragment."""
+    u = urllib.parse.urlsplit(url)
+    _ = u.port  # ValueError on a bad port
+    if not u.hostname or "@" in u.netloc or u.query or u.fragment:
+        raise ValueError("deve ser só esquema, host, porta e caminho (sem usuário, ? ou #)")
+    if any(SEGMENT.fullmatch(p) is None for p in u.path.split("/")[1:]):
+        raise ValueError(f"caminho com segmento inválido: {u.path!r}")
 
 
 class TseConfigError(ValueError):
@@ -187,7 +205,7 @@ def _corridas(valor: Any) -> tuple[Corrida, ...]:
         eleicao = item.get("eleicao")
         if isinstance(eleicao, int) and not isinstance(eleicao, bool):
             eleicao = str(eleicao)
-        if not isinstance(eleicao, str) or not eleicao.strip().isdigit():
+        if not isinstance(eleicao, str) or ELEICAO.fullmatch(eleicao.strip()) is None:
             raise TseConfigError(f'{onde}: eleicao deve ser o código do TSE (ex.: "6258"), não {eleicao!r}')
         eleicao = str(int(eleicao))
         nivel = item.get("nivel", "uf" if cargo == "presidente" else "municipio")
@@ -225,7 +243,17 @@ def config_tse(raw: Mapping[str, Any], raiz: Path = Path()) -> ConfigTse:
     url = v.get("url_base", base.url_base).rstrip("/")
     if not url.startswith(("http://", "https://")):
         raise TseConfigError(f"[tse] url_base: deve começar com http:// ou https://, não {url!r}")
+    try:
+        _base_ok(url)
+    except ValueError as exc:
+        raise TseConfigError(f"[tse] url_base: {exc}") from exc
     v["url_base"] = url
+    for chave in ("ambiente", "ciclo"):
+        # One plain path segment each: they become part of every URL (never "..", "@", "/").
+        if chave in v and SEGMENT.fullmatch(v[chave]) is None:
+            raise TseConfigError(
+                f"[tse] {chave}: deve ser um nome simples (letras, dígitos, - e _), não {v[chave]!r}"
+            )
     if "corridas" in raw:
         v["corridas"] = _corridas(raw["corridas"])
     if "requisicoes_por_segundo" in raw:

@@ -6,8 +6,9 @@ Municipal mode reads these first and fetches only the `-u` files of parts whose 
 
 from __future__ import annotations
 
-import json
 from typing import Any
+
+from model.tse_files import TseFormatError, load_json
 
 MUNICIPAL_TPABR = frozenset({"mu", "mun"})
 
@@ -26,8 +27,8 @@ def _field(row: dict[str, Any], bloco: str, chave: str) -> str:
 def parse_coverage(raw: bytes, uf: str) -> dict[str, str]:
     """{part id (`<uf><mun5>`): stamp} for every municipal row of one UF's coverage file."""
     try:
-        root = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
+        root = load_json(raw)
+    except TseFormatError as exc:
         raise CoverageError(f"arquivo de acompanhamento de {uf} ilegível ({exc})") from exc
     if not isinstance(root, dict) or not isinstance(root.get("abr"), list):
         raise CoverageError(f"arquivo de acompanhamento de {uf} sem a lista 'abr'")
@@ -36,7 +37,7 @@ def parse_coverage(raw: bytes, uf: str) -> dict[str, str]:
         if not isinstance(row, dict) or str(row.get("tpabr", "")).lower() not in MUNICIPAL_TPABR:
             continue
         codigo = str(row.get("cdabr", ""))
-        if not codigo.isdigit():
+        if not (codigo.isascii() and codigo.isdigit() and len(codigo) <= 5):
             continue
         carimbo = (
             row.get("and", ""),

@@ -52,12 +52,13 @@ from jobs.tse.store import (
     read_latest,
     write_snapshot,
 )
+from jobs.tse.validacao import is_member
 from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
 from model.forecast import ProjectionError, prepare_race, read_file
 from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
-from model.tse_files import FILE_NAME
+from model.tse_files import FILE_NAME, TseFormatError, load_json
 
 Relogio = Callable[[], dt.datetime]
 
@@ -152,8 +153,8 @@ class RaceState:
             return estado
         arquivos = captura.get("arquivos", {}) if isinstance(captura, dict) else {}
         for nome_arq, entrada in arquivos.items():
-            if not isinstance(entrada, dict):
-                continue
+            if not isinstance(entrada, dict) or not is_member(nome_arq):
+                continue  # a name that could leave the snapshot folder is never read
             p = snap / nome_arq
             pj = snap / (nome_arq[: -len(".json")] + ".jws")
             estado.leituras[nome_arq] = Leitura(
@@ -406,15 +407,25 @@ def _catalogue(state: PollState, agora: dt.datetime) -> tuple[Catalogo | None, s
             erro = str(exc)
     if state.catalogo is None:
         return None, f"catálogo do TSE (ele-c.json) indisponível: {erro}; nenhum arquivo pedido", 1
+    if erro is not None:  # the new catalogue was refused or not answered: the last good one is kept
+        return (
+            state.catalogo,
+            f"catálogo do TSE (ele-c.json) recusado ou indisponível ({erro}); mantido o último válido",
+            1,
+        )
     return state.catalogo, None, 1
 
 
-def _plan(state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime) -> tuple[PlanoCorrida, int]:
-    """The race's files; the municipality config is fetched once per election and rechecked rarely."""
+def _plan(
+    state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime
+) -> tuple[PlanoCorrida, int, str | None]:
+    """The race's files, the requests made and a warning when a new municipality config was refused
+    (the last good one is kept); the config is fetched once per election and rechecked rarely."""
     cfg = state.config
     check_race(cat, cfg, c)  # never ask for the config of an election the catalogue does not list
     atual = state.municipios.get(c.eleicao)
     pedidos = 0
+    aviso: str | None = None
     if atual is None or _due(atual[1], agora, cfg.catalogo_intervalo_s):
         pedidos = 1
         url = municipalities_url(cat, cfg, c.eleicao)
@@ -425,12 +436,13 @@ def _plan(state: PollState, cat: Catalogo, c: Corrida, agora: dt.datetime) -> tu
                 state.municipios[c.eleicao] = (muns or parse_municipalities(cache.corpo, url), cache)
             except CatalogError as exc:
                 erro = str(exc)
+                aviso = f"configuração de municípios recusada ({erro}); mantida a última válida"
         if c.eleicao not in state.municipios:
             raise CatalogError(
                 f"configuração de municípios da eleição {c.eleicao} indisponível: {erro}; "
                 "nenhum arquivo pedido"
             )
-    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos
+    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos, aviso
 
 
 # ---------------------------------------------------------------------------------------- fetch
@@ -507,8 +519,8 @@ def _accept(state: PollState, busca: _Busca) -> tuple[bytes | None, bytes | None
     else:
         corpo, jws = r.corpo, None
     try:
-        ok = isinstance(json.loads(corpo), dict)
-    except (ValueError, UnicodeDecodeError):
+        ok = isinstance(load_json(corpo), dict)
+    except TseFormatError:
         ok = False
     if not ok:
         return None, None, "conteúdo não é um JSON válido (corpo truncado?)"
@@ -841,8 +853,10 @@ def _run_race(
 ) -> None:
     t0 = time.perf_counter()
     rs = state.corrida(c)
-    plano, n = _plan(state, cat, c, agora)
+    plano, n, aviso = _plan(state, cat, c, agora)
     res.pedidos += n
+    if aviso is not None:
+        res.avisos.append(aviso)
     for leitura in rs.leituras.values():  # refused bytes belong to the cycle that received them
         leitura.rejeitados = ()
     validar = _validator(state, rs, plano)
@@ -940,13 +954,18 @@ def _races(
     agora: dt.datetime,
     resultados: list[RaceResult],
 ) -> None:
-    cat, erro, n = _catalogue(state, agora)
+    try:
+        cat, erro, n = _catalogue(state, agora)
+    except CatalogError as exc:  # a bad catalogue never stops `eleicoes tse poll`: the last good one
+        cat, erro, n = state.catalogo, f"catálogo do TSE (ele-c.json) recusado: {exc}", 0
     for i, c in enumerate(corridas if corridas is not None else config.corridas):
         res = RaceResult(c, pedidos=n if i == 0 else 0)
         resultados.append(res)
         if cat is None:
             res.erro = erro
             continue
+        if erro is not None and i == 0:
+            res.avisos.append(erro)
         try:
             _run_race(state, c, cat, cal, agora, res)
         except CatalogError as exc:

@@ -55,8 +55,8 @@ def verify_jws(raw: bytes, chave: ChaveTse) -> bytes:
         cabecalho = json.loads(b64url_decode(cabecalho_b64))
         conteudo = b64url_decode(conteudo_b64)
         assinatura = b64url_decode(assinatura_b64)
-    except (ValueError, binascii.Error) as exc:
-        raise SignatureError(f"assinatura .jws ilegível: {exc}") from exc
+    except (ValueError, binascii.Error, RecursionError) as exc:
+        raise SignatureError(f"assinatura .jws ilegível: {str(exc)[:200]}") from exc
     if not isinstance(cabecalho, dict) or cabecalho.get("alg") != "EdDSA":
         raise SignatureError("assinatura .jws com algoritmo diferente de EdDSA")
     kid = cabecalho.get("kid")

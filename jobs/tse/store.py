@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from jobs.tse.config import Corrida
+from jobs.tse.validacao import check_member, check_race_folder
 from model.snapshot import OUTPUT_FILE as OUTPUT_FILE  # re-exported: one name for the output file
 from model.snapshot import previous_snapshot_dir
 from site_builder.lock import HeldLock, take_lock
@@ -69,6 +70,7 @@ def take_poll_lock(dados: Path, what: str) -> HeldLock:
 
 def race_dir(dados: Path, corrida: Corrida) -> Path:
     """`<dados>/tse/<eleicao>/<presidente|governador-uf>`."""
+    check_race_folder(corrida.eleicao, corrida.pasta)  # never a path built from an unchecked code
     return dados / "tse" / corrida.eleicao / corrida.pasta
 
 
@@ -156,7 +158,7 @@ def write_snapshot(
     staging.mkdir(parents=True)
     try:
         for nome_arquivo, conteudo in sorted(arquivos.items()):
-            _place(staging / nome_arquivo, conteudo)
+            _place(staging / check_member(nome_arquivo), conteudo)
         (staging / CAPTURE_FILE).write_bytes(capture_json_bytes(captura))
         # The model's own rule for "previous": the sibling folder that sorts just before.
         anterior = previous_snapshot_dir(final)

@@ -89,6 +89,9 @@ def registro(c: Contagem) -> ResultRecord:
         vnt=0,
         candidatos=tuple(Candidate(n, nome, v, True) for n, nome, _, v in sorted(c.candidatos)),
         simulado=True,  # `arquivo_u` writes "f": "s"
+        comparecimento=c.tv,
+        secoes_nao_totalizadas=c.secoes - c.secoes_totalizadas,
+        eleitorado_nao_totalizado=c.eleitorado - c.est,
     )
 
 

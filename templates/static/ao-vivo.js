@@ -1,9 +1,16 @@
-/* Live pages (issue 17): a race or debate page left open asks for its published JSON every
-   data-intervalo seconds and updates its numbers in place. Progressive enhancement: without this
-   script the page is the complete reading it was built from. No inline code, no styles set here
-   (the Content-Security-Policy allows only this site's files).
-   Numbers are written as site_builder/br_format.py writes them; tests/leitor/test_ao_vivo.py
-   compares the two in a browser. */
+/* Live pages (issues 17 and 21). Progressive enhancement: without this script every page is the
+   complete reading it was built from. No inline code, no styles set here (the Content-Security-Policy
+   allows only this site's files).
+
+   Race pages ("one renderer"): every data-intervalo seconds the page asks for its own built HTML,
+   with If-None-Match (a 304 means nothing changed), parses it with DOMParser and swaps each
+   data-regiao part whose built HTML changed, so every figure is exactly what the Python build
+   renders (leader changes and publishability changes included). A reload is asked for, in one line
+   at the top, only when the page's structure marker (data-estrutura) differs. Nodes that DOMParser
+   made never run scripts. "Now" is the server's clock (the answer's Date header).
+
+   Debate pages: the scoreboard's numbers from placar.json, written as site_builder/br_format.py
+   writes them (tests/leitor/test_ao_vivo.py compares the two in a browser). */
 (function () {
   "use strict";
 
@@ -29,19 +36,6 @@
     return (negativo && Number(texto) !== 0 ? "-" : "") + inteiro + (partes.length > 1 ? "," + partes[1] : "");
   }
 
-  function pct(valor) {
-    return decimal(valor, 2) + "%";
-  }
-
-  function inteiro(valor) {
-    return decimal(valor, 0);
-  }
-
-  function pontos(valor) {
-    var arredondado = Math.abs(Number(Math.abs(valor).toFixed(2)));
-    return decimal(valor, 2) + (arredondado < 2 ? " ponto" : " pontos");
-  }
-
   function partesData(instante, fuso) {
     var partes = {};
     new Intl.DateTimeFormat("pt-BR", {
@@ -54,11 +48,6 @@
   function dataHora(instante, fuso) {
     var p = partesData(instante, fuso);
     return p.day + " de " + p.month + " de " + p.year + ", " + p.hour + ":" + p.minute + ":" + p.second;
-  }
-
-  function hora(instante, fuso) {
-    var p = partesData(instante, fuso);
-    return p.hour + ":" + p.minute + ":" + p.second;
   }
 
   function minutos(valor) {
@@ -81,140 +70,163 @@
   }
 
   function mostrar(aviso, visivel) {
-    var el = raiz.querySelector('[data-aviso="' + aviso + '"]');
-    if (el) {
+    document.querySelectorAll('[data-aviso="' + aviso + '"]').forEach(function (el) {
       el.hidden = !visivel;
-    }
-  }
-
-  function numerosNaPagina(padrao) {
-    var numeros = [];
-    document.querySelectorAll("[data-campo]").forEach(function (el) {
-      var achado = padrao.exec(el.getAttribute("data-campo"));
-      if (achado) {
-        numeros.push(Number(achado[1]));
-      }
     });
-    return numeros;
   }
 
-  function mesmaLista(a, b) {
-    return a.length === b.length && a.every(function (x, i) { return x === b[i]; });
+  // --- Race pages: the page's own built HTML, swapped region by region ---
+
+  var etag = null; // of the last 200 answer: sent back as If-None-Match
+  var desvio = 0; // the server's clock minus the browser's (ms), from the answers' Date header
+  var fontes = {}; // region name -> the built HTML it shows (the DOM itself is changed by this script)
+
+  function agora() {
+    return Date.now() + desvio;
   }
 
-  // --- Race pages: /api/projecao/<race>.json (the model's saida.json) ---
-
-  var fuso = raiz.getAttribute("data-fuso");
-  var nomes = JSON.parse(raiz.getAttribute("data-nomes") || "{}");
-  var lidaEm = null; // the reading on screen (Date), set by the first answer
-
-  function criterio(dados, id) {
-    return (dados.criterios || []).filter(function (c) { return c.id === id; })[0];
-  }
-
-  function mudouEstrutura(dados) {
-    // What the script cannot redraw: then it asks for a reload instead of showing a half-new page.
-    var forecast = dados.forecast || {};
-    var naPagina = numerosNaPagina(/^projecao-(\d+)-pct$/);
-    var ordem = (forecast.candidatos || []).slice().sort(function (a, b) {
-      return b.pct - a.pct || a.numero - b.numero;
-    }).map(function (c) { return c.numero; });
-    var parcial = ((dados.parcial || {}).candidatos || []).slice().sort(function (a, b) {
-      return b.votos - a.votos || a.numero - b.numero;
-    }).map(function (c) { return c.numero; });
-    var tendencia = document.querySelector('[data-campo="projecao-tendencia"]');
-    var tendenciaDefinida = typeof forecast.tendencia === "number";
-    return Boolean(dados.publicavel) !== Boolean(document.querySelector('[data-bloco="projecao"]')) ||
-      (dados.publicavel && !mesmaLista(ordem.slice(0, naPagina.length), naPagina)) ||
-      !mesmaLista(parcial, numerosNaPagina(/^parcial-(\d+)-votos$/)) ||
-      Boolean(forecast.definido_matematicamente) !== Boolean(document.querySelector('[data-campo="projecao-definido"]')) ||
-      (tendencia !== null && tendenciaDefinida !== (tendencia.getAttribute("data-valor") !== "indefinido")) ||
-      (tendenciaDefinida && !(String(forecast.tendencia) in nomes)) ||
-      JSON.stringify(dados.criterios_nao_atendidos || []) !== raiz.getAttribute("data-nao-atendidos");
-  }
-
-  function atualizarProjecao(dados) {
-    var forecast = dados.forecast || {};
-    var parcial = dados.parcial || {};
-    escrever("apurado", pct(dados.apurado_pct), dados.apurado_pct);
-    escrever("projecao-apurado", pct(dados.apurado_pct), dados.apurado_pct);
-    (forecast.candidatos || []).forEach(function (c) {
-      var p = "projecao-" + c.numero;
-      escrever(p + "-pct", pct(c.pct), c.pct);
-      escrever(p + "-faixa", "±" + pontos(c.faixa), c.faixa);
-      escrever(p + "-min", pct(c.intervalo[0]), c.intervalo[0]);
-      escrever(p + "-max", pct(c.intervalo[1]), c.intervalo[1]);
-      escrever(p + "-votos", inteiro(c.votos_projetados), c.votos_projetados);
+  function regioes(doc) {
+    var achadas = {};
+    doc.querySelectorAll("[data-regiao]").forEach(function (el) {
+      achadas[el.getAttribute("data-regiao")] = el;
     });
-    if (typeof forecast.tendencia === "number") {
-      escrever("projecao-tendencia-nome", nomes[String(forecast.tendencia)]);
-      campos("projecao-tendencia").forEach(function (el) { el.setAttribute("data-valor", String(forecast.tendencia)); });
-    }
-    if (typeof forecast.margem === "number") {
-      escrever("projecao-margem", pontos(Math.abs(forecast.margem)), Math.abs(forecast.margem));
-    }
-    if (typeof forecast.faixa_margem === "number") {
-      escrever("projecao-faixa-margem", decimal(forecast.faixa_margem, 2), forecast.faixa_margem);
-    }
-    if (forecast.erro_medio_esperado) {
-      escrever("projecao-erro-projecao", "±" + pontos(forecast.erro_medio_esperado.projecao), forecast.erro_medio_esperado.projecao);
-      escrever("projecao-erro-parcial", "±" + pontos(forecast.erro_medio_esperado.parcial), forecast.erro_medio_esperado.parcial);
-    }
-    (parcial.candidatos || []).forEach(function (c) {
-      escrever("parcial-" + c.numero + "-votos", inteiro(c.votos), c.votos);
-      escrever("parcial-" + c.numero + "-pct", pct(c.pct), c.pct);
-    });
-    if (typeof parcial.validos === "number") {
-      escrever("parcial-validos", inteiro(parcial.validos), parcial.validos);
-    }
-    if (parcial.eleitorado && typeof parcial.eleitorado_totalizado === "number") {
-      var apurado = Math.round(1e6 * parcial.eleitorado_totalizado / parcial.eleitorado) / 1e4;
-      escrever("parcial-apurado", pct(apurado), apurado);
-    }
+    return achadas;
   }
 
-  function idadeDosDados(dados) {
+  function leituraNa(doc) {
+    var el = doc.querySelector('[data-campo="atualizado"]');
+    return el ? el.getAttribute("data-leitura") : null;
+  }
+
+  function idadeDosDados() {
     // Age of the oldest TSE file now: its age at the reading plus the time since the reading.
-    var c = criterio(dados, raiz.getAttribute("data-criterio"));
-    if (!c || typeof c.limite !== "number" || lidaEm === null) {
+    var el = document.querySelector('[data-campo="atualizado"]');
+    if (!el) {
       return;
     }
-    var desdeLeitura = (Date.now() - lidaEm.getTime()) / 60000;
-    var idade = (typeof c.valor === "number" ? c.valor : 0) + desdeLeitura;
+    var lidaEm = Date.parse(el.getAttribute("datetime"));
+    var idadeNaLeitura = el.getAttribute("data-idade-min");
+    var limite = el.getAttribute("data-limite-min");
+    if (isNaN(lidaEm)) {
+      return;
+    }
+    var desdeLeitura = Math.max(0, (agora() - lidaEm) / 60000);
     escrever("idade", " · há " + minutos(desdeLeitura));
+    if (limite === "" || limite === null) {
+      return;
+    }
+    var idade = (idadeNaLeitura === "" ? 0 : Number(idadeNaLeitura)) + desdeLeitura;
     escrever("atraso-idade", minutos(idade));
-    escrever("atraso-limite", minutos(c.limite));
-    mostrar("atraso", idade > c.limite);
+    escrever("atraso-limite", minutos(Number(limite)));
+    mostrar("atraso", idade > Number(limite));
+    mostrar("atraso-curto", idade > Number(limite));
   }
 
-  var ultimos = null;
+  function chaveDoDetalhe(el) {
+    var resumo = el.querySelector("summary");
+    return resumo ? resumo.textContent.trim() : "";
+  }
 
-  function receberProjecao(dados) {
-    var instante = new Date(dados.agora);
-    var paginaEm = new Date(document.querySelector('[data-campo="atualizado"]').getAttribute("datetime"));
-    lidaEm = paginaEm;
-    ultimos = dados;
-    if (instante.getTime() !== paginaEm.getTime()) {
-      if (mudouEstrutura(dados)) {
-        escrever("recarregar-hora", hora(instante, fuso));
-        mostrar("recarregar", true);
-        mostrar("nova", false);
-      } else {
-        lidaEm = instante;
-        atualizarProjecao(dados);
-        campos("atualizado").forEach(function (el) {
-          el.textContent = dataHora(instante, fuso);
-          el.setAttribute("datetime", instante.toISOString().replace(".000Z", "Z"));
-        });
-        escrever("nova-hora", hora(instante, fuso));
-        mostrar("nova", true);
-        mostrar("recarregar", false);
+  function trocar(velha, nova) {
+    // Keep what the reader opened and where the focus was, where the new region has the same thing.
+    var abertos = {};
+    velha.querySelectorAll("details").forEach(function (d) {
+      abertos[chaveDoDetalhe(d)] = d.open;
+    });
+    var foco = document.activeElement;
+    var focoId = foco && velha.contains(foco) ? foco.id || null : null;
+    var focoResumo = foco && velha.contains(foco) && foco.tagName === "SUMMARY" ? foco.textContent.trim() : null;
+    var copia = document.importNode(nova, true);
+    copia.querySelectorAll("details").forEach(function (d) {
+      var chave = chaveDoDetalhe(d);
+      if (Object.prototype.hasOwnProperty.call(abertos, chave)) {
+        d.open = abertos[chave];
       }
+    });
+    velha.replaceWith(copia);
+    var alvo = focoId ? document.getElementById(focoId) : null;
+    if (!alvo && focoResumo !== null) {
+      copia.querySelectorAll("summary").forEach(function (s) {
+        if (s.textContent.trim() === focoResumo) {
+          alvo = s;
+        }
+      });
     }
-    idadeDosDados(dados);
+    if (alvo) {
+      alvo.focus({ preventScroll: true });
+    }
+  }
+
+  function pedirRecarga() {
+    mostrar("recarregar", true);
+    mostrar("nova", false);
+  }
+
+  function receberPagina(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var outra = doc.querySelector("[data-ao-vivo]");
+    var novas = regioes(doc);
+    var atuais = regioes(document);
+    var nomes = Object.keys(atuais).sort().join(",");
+    if (!outra || outra.getAttribute("data-estrutura") !== raiz.getAttribute("data-estrutura") ||
+        Object.keys(novas).sort().join(",") !== nomes) {
+      pedirRecarga();
+      return;
+    }
+    var antes = leituraNa(document);
+    Object.keys(atuais).forEach(function (nome) {
+      var nova = novas[nome];
+      if (nova.innerHTML !== fontes[nome]) {
+        fontes[nome] = nova.innerHTML;
+        trocar(atuais[nome], nova);
+      }
+    });
+    var depois = leituraNa(document);
+    if (depois !== antes) {
+      var el = document.querySelector('[data-campo="atualizado"]');
+      escrever("nova-hora", el.getAttribute("data-hora") || "");
+      mostrar("nova", true);
+      document.dispatchEvent(new CustomEvent("ao-vivo:leitura", { detail: depois }));
+    }
+  }
+
+  function buscarPagina() {
+    var cabecalhos = etag ? { "If-None-Match": etag } : {};
+    var recebido = null;
+    return fetch(window.location.pathname, { cache: "no-store", credentials: "same-origin", headers: cabecalhos })
+      .then(function (resposta) {
+        var data = Date.parse(resposta.headers.get("Date") || "");
+        if (!isNaN(data)) {
+          desvio = data - Date.now();
+        }
+        if (resposta.status === 304) {
+          return null;
+        }
+        if (!resposta.ok) {
+          throw new Error("HTTP " + resposta.status);
+        }
+        recebido = resposta.headers.get("ETag");
+        return resposta.text();
+      })
+      .then(function (html) {
+        if (html !== null) {
+          receberPagina(html);
+          etag = recebido;
+        }
+        idadeDosDados();
+      });
+  }
+
+  function iniciarCorrida() {
+    Object.keys(regioes(document)).forEach(function (nome) {
+      fontes[nome] = regioes(document)[nome].innerHTML;
+    });
+    idadeDosDados();
   }
 
   // --- Debate pages: the scoreboard JSON (placar.json) ---
+
+  var fuso = raiz.getAttribute("data-fuso");
 
   // When the scoreboard on screen last changed: the page's time until an answer brings atualizado_em.
   var horaDoPlacar = document.querySelector('[data-campo="atualizado"]');
@@ -282,29 +294,33 @@
   // --- The loop ---
 
   var tipo = raiz.getAttribute("data-ao-vivo");
-  var receber = tipo === "debate" ? receberPlacar : receberProjecao;
-  var envelhecer = tipo === "debate" ? idadeDoPlacar : function () {
-    if (ultimos !== null) {
-      idadeDosDados(ultimos);
-    }
-  };
-  var segundos = Number(raiz.getAttribute("data-intervalo")) || 30;
-
-  function buscar() {
-    fetch(raiz.getAttribute("data-api"), { cache: "no-store", credentials: "same-origin" })
-      .then(function (resposta) {
-        if (!resposta.ok) {
-          throw new Error("HTTP " + resposta.status);
-        }
-        return resposta.json();
-      })
-      .then(receber)
-      .catch(function () {
-        // Offline or a bad answer: keep what is on screen; the age line and the warning still move.
-        envelhecer();
-      });
+  var segundos = Number(raiz.getAttribute("data-intervalo")) || 15;
+  var buscar;
+  var envelhecer;
+  if (tipo === "debate") {
+    envelhecer = idadeDoPlacar;
+    buscar = function () {
+      return fetch(raiz.getAttribute("data-api"), { cache: "no-store", credentials: "same-origin" })
+        .then(function (resposta) {
+          if (!resposta.ok) {
+            throw new Error("HTTP " + resposta.status);
+          }
+          return resposta.json();
+        })
+        .then(receberPlacar);
+    };
+  } else {
+    iniciarCorrida();
+    envelhecer = idadeDosDados;
+    buscar = buscarPagina;
   }
 
-  buscar();
-  window.setInterval(buscar, segundos * 1000);
+  function ciclo() {
+    // Offline or a bad answer: keep what is on screen; the age line and the warning still move.
+    buscar().catch(envelhecer).then(function () {
+      window.setTimeout(ciclo, segundos * 1000);
+    });
+  }
+
+  ciclo();
 })();

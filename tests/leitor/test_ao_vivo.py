@@ -5,6 +5,9 @@ a reload when the new reading changes what it cannot redraw, and is complete wit
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import hashlib
+import http.server
 import json
 import re
 import shutil
@@ -15,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import make_server
+from jobs.serve import SiteHandler, make_server
 from site_builder import br_format
-from site_builder.ao_vivo import ATRASO_DEBATE_MIN, INTERVALO_S
+from site_builder.ao_vivo import ATRASO_DEBATE_MIN, ESTRUTURA, INTERVALO_S
 from site_builder.build import build_site
 from tests.support.navegador import CHROMIUM, Aba, Navegador
 
@@ -53,7 +56,7 @@ def servido(site_completo: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
 
 
 def acelerar(pagina: Path) -> None:
-    """Ask every second instead of every 30 (only the served copy: the test waits for events)."""
+    """Ask every second instead of every INTERVALO_S (only the served copy: the test waits for events)."""
     html = pagina.read_text(encoding="utf-8")
     assert f'data-intervalo="{INTERVALO_S}"' in html
     pagina.write_text(html.replace(f'data-intervalo="{INTERVALO_S}"', 'data-intervalo="1"'), encoding="utf-8")
@@ -65,50 +68,124 @@ def publicar(out: Path, rel: str, dados: dict[str, Any]) -> None:
     tmp.replace(out / rel)
 
 
-def test_the_race_page_updates_itself_and_warns_when_the_data_is_old(servido: tuple[Path, str]) -> None:
+def test_the_race_page_swaps_a_new_build_in_place_and_warns_when_the_data_is_old(
+    servido: tuple[Path, str],
+) -> None:
     out, base = servido
+    pagina = out / CORRIDA.strip("/") / "index.html"
     saida = json.loads((out / API).read_bytes())
     limite = next(c["limite"] for c in saida["criterios"] if c["id"] == "idade_arquivo_referencia")
     with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True) as aba:
-        # The fixture night is months old: the page says its data is older than the criteria allow.
+        # The fixture night is months old (the server's Date header): the page says its data is
+        # older than the criteria allow, in the folded notices' one line too.
         aba.esperar(visivel("atraso"))
+        assert aba.avaliar(visivel("atraso-curto"))
         assert texto(aba, "atraso-limite") == f"{int(limite)} min"
-        aba.avaliar("window.semRecarregar = true")
-
-        agora = dt.datetime.now(dt.UTC).replace(microsecond=0)
-        nova = json.loads(json.dumps(saida))
-        nova["agora"] = agora.astimezone(dt.timezone(dt.timedelta(hours=-3))).isoformat()
-        nova["apurado_pct"] = 98.125  # an exact binary tie: Python rounds it to even (98,12%)
-        helena, rui = sorted(nova["forecast"]["candidatos"], key=lambda c: c["numero"])
-        helena.update(pct=52.5, faixa=2.004, intervalo=[50.496, 54.504], votos_projetados=20_700_001)
-        rui.update(pct=47.5, faixa=2.004, intervalo=[45.496, 49.504], votos_projetados=18_650_000)
-        nova["forecast"]["margem"] = 5.0
-        nova["parcial"]["candidatos"][0]["votos"] = 20_100_000
-        publicar(out, API, nova)
-
-        aba.esperar("document.querySelector('[data-campo=\"projecao-13-pct\"]').textContent === '52,50%'")
-        assert aba.avaliar("window.semRecarregar") is True  # the same page, not a reload
-        assert texto(aba, "apurado") == br_format.pct(98.125) == "98,12%"
-        assert texto(aba, "projecao-13-faixa") == "±" + br_format.pontos(2.004) == "±2,00 pontos"
-        assert texto(aba, "projecao-13-min") == br_format.pct(50.496)
-        assert texto(aba, "projecao-22-votos") == br_format.inteiro(18_650_000)
-        assert texto(aba, "projecao-margem") == br_format.pontos(5.0)
-        assert texto(aba, "projecao-tendencia-nome") == "Helena Prado"  # the candidate file's spelling
-        assert texto(aba, "parcial-13-votos") == "20.100.000"
-        assert texto(aba, "atualizado") == br_format.data_hora(agora, FUSO)
-        assert aba.avaliar(visivel("nova")) and not aba.avaliar(visivel("atraso"))
         assert re.fullmatch(r" · há (menos de 1|\d+) min", texto(aba, "idade"))
+        aba.avaliar("window.semRecarregar = true")
+        aba.avaliar("document.querySelector('.figura-grafico + details').open = true")
 
-        # A new leader changes the table's order: the script asks for a reload, numbers stay as shown.
-        virada = json.loads(json.dumps(nova))
-        virada["agora"] = (agora + dt.timedelta(seconds=30)).astimezone(dt.UTC).isoformat()
-        helena, rui = sorted(virada["forecast"]["candidatos"], key=lambda c: c["numero"])
-        helena["pct"], rui["pct"] = 47.0, 53.0
-        publicar(out, API, virada)
+        # A new build of the same page: its regions are swapped in place, opened details stay open.
+        html = pagina.read_text(encoding="utf-8")
+        votos = saida["parcial"]["candidatos"][0]
+        antigo = f'data-campo="parcial-{votos["numero"]}-votos" data-valor="{votos["votos"]!r}">'
+        assert antigo in html
+        novo = html.replace(antigo, f'data-campo="parcial-{votos["numero"]}-votos" data-valor="1">')
+        novo = novo.replace('data-hora="17:20"', 'data-hora="17:30"')
+        assert novo.count("<figcaption>") == 1  # the chart's region changes too: it is swapped
+        novo = novo.replace("<figcaption>", '<figcaption data-nova="sim">')
+        novo = novo.replace('data-leitura="2026-10-25T20-20-00Z"', 'data-leitura="2026-10-25T20-30-00Z"')
+        publicar_texto(pagina, novo)
+        aba.esperar(visivel("nova"))
+        assert texto(aba, "nova-hora") == "17:30"
+        assert (
+            aba.avaliar(
+                f"document.querySelector('[data-campo=\"parcial-{votos['numero']}-votos\"]').dataset.valor"
+            )
+            == "1"
+        )
+        assert aba.avaliar("document.querySelector('.figura-grafico figcaption').dataset.nova") == "sim"
+        assert aba.avaliar("document.querySelector('.figura-grafico + details').open") is True
+        assert aba.avaliar("window.semRecarregar") is True  # the same page, not a reload
+        assert not aba.avaliar(visivel("recarregar"))
+
+        # A build whose structure changed: one line at the top asks for a reload, nothing is swapped.
+        publicar_texto(pagina, novo.replace(f'data-estrutura="{ESTRUTURA}|', 'data-estrutura="outra|'))
         aba.esperar(visivel("recarregar"))
-        assert texto(aba, "projecao-13-pct") == "52,50%"
         assert aba.avaliar("window.semRecarregar") is True
         assert aba.erros() == []
+
+
+def publicar_texto(pagina: Path, html: str) -> None:
+    tmp = pagina.with_suffix(".tmp")
+    tmp.write_text(html, encoding="utf-8")
+    tmp.replace(pagina)
+
+
+class ComEtag(SiteHandler):
+    """The site server as the CDN answers: an ETag on every file, 304 to a matching If-None-Match.
+    Counts the conditional requests it answered with 304 (`server.nao_modificados`)."""
+
+    server: ServidorComEtag
+    _etag: str | None = None
+
+    def _etag_do_arquivo(self) -> str | None:
+        caminho = Path(self.translate_path(self.path))
+        if caminho.is_dir():
+            caminho = caminho / "index.html"
+        return f'"{hashlib.sha256(caminho.read_bytes()).hexdigest()[:32]}"' if caminho.is_file() else None
+
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        self._etag = self._etag_do_arquivo()
+        if self._etag is not None and self.headers.get("If-None-Match") == self._etag:
+            self.send_response(304)
+            self.end_headers()
+            self.server.nao_modificados.release()
+            return
+        super().do_GET()
+
+    def end_headers(self) -> None:
+        if self._etag is not None:
+            self.send_header("ETag", self._etag)
+        super().end_headers()
+
+
+class ServidorComEtag(http.server.ThreadingHTTPServer):
+    nao_modificados: threading.Semaphore
+
+
+def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
+    site_completo: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "public"
+    shutil.copytree(site_completo, out)
+    pagina = out / CORRIDA.strip("/") / "index.html"
+    acelerar(pagina)
+    server = ServidorComEtag(("127.0.0.1", 0), functools.partial(ComEtag, directory=str(out)))
+    server.nao_modificados = threading.Semaphore(0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True) as aba:
+            aba.avaliar("window.semRecarregar = true")
+            # The page sends back the ETag it got: two 304s in a row, and nothing on it changes.
+            assert server.nao_modificados.acquire(timeout=60) and server.nao_modificados.acquire(timeout=60)
+            assert not aba.avaliar(visivel("nova")) and not aba.avaliar(visivel("recarregar"))
+            # A new build: a new ETag, a 200, the new reading in place.
+            html = pagina.read_text(encoding="utf-8")
+            publicar_texto(
+                pagina,
+                html.replace('data-hora="17:20"', 'data-hora="17:40"', 1).replace(
+                    'data-leitura="2026-10-25T20-20-00Z"', 'data-leitura="2026-10-25T20-40-00Z"', 1
+                ),
+            )
+            aba.esperar(visivel("nova"))
+            assert texto(aba, "nova-hora") == "17:40"
+            assert aba.avaliar("window.semRecarregar") is True
+            assert aba.erros() == []
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 def test_without_javascript_the_race_page_is_complete_and_quiet(servido: tuple[Path, str]) -> None:
@@ -117,7 +194,7 @@ def test_without_javascript_the_race_page_is_complete_and_quiet(servido: tuple[P
     with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True, javascript=False) as aba:
         for c in saida["forecast"]["candidatos"]:
             assert texto(aba, f"projecao-{c['numero']}-pct") == br_format.pct(c["pct"])
-        for aviso in ("atraso", "nova", "recarregar"):
+        for aviso in ("atraso", "atraso-curto", "nova", "recarregar"):
             assert not aba.avaliar(visivel(aviso))
         assert texto(aba, "idade") == ""
 

@@ -25,9 +25,12 @@ def corrida(inicio: str, titulo: str) -> str:
 
 def test_home_shows_trends_and_the_latest_debate(site_completo: Path) -> None:
     inicio = texto((site_completo / "index.html").read_text(encoding="utf-8"))
-    assert "Tendência: Helena Prado." in corrida(inicio, "Presidente, 2º turno de 2026")
-    # not publishable: no trend, whatever the partial says
-    assert "Tendência: indefinido." in corrida(inicio, "Presidente, 1º turno de 2026")
+    decidido = "Tendência: Helena Prado · definido matematicamente."
+    assert decidido in corrida(inicio, "Presidente, 2º turno de 2026")
+    # not publishable now: the last publishable projection's trend, labelled with its time (issue 21)
+    assert "Tendência (última projeção publicável, 18:36): Flavio Bolsonaro." in corrida(
+        inicio, "Presidente, 1º turno de 2026"
+    )
     assert "Debate de demonstração: governo do estado" in inicio
     assert "Helena Prado lidera o placar" in inicio and "debate encerrado" in inicio
     assert f'href="/debates/{DEBATE}/"' in (site_completo / "index.html").read_text(encoding="utf-8")

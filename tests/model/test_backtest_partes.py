@@ -34,7 +34,9 @@ def test_abroad_uf_file_is_a_part_of_the_municipal_president() -> None:
     assert zz.nivel == "uf" and [p.id for p in plan.partes] == ["sp71072", "zz"]
     files = {
         "sp71072-c0001-e006258-u.json": u_file("71072", Part(), tpabr="mu"),
-        "zz-c0001-e006258-u.json": u_file("zz", Part(te=10_000, est=5_000, votes={13: 2_000, 22: 1_000})),
+        "zz-c0001-e006258-u.json": u_file(
+            "zz", Part(te=10_000, est=5_000, votes={13: 2_000, 22: 1_000}, vb=100, vn=100)
+        ),
     }
     out = project(snapshot_of(files), calibracao=calibration(), baselines={}, agora=NOW)
     assert {s["id"]: s["valido"] for s in out["estratos"]} == {"sp71072": True, "zz": True}

@@ -30,13 +30,15 @@ def _es_files(skip_municipal: bool) -> tuple[dict[str, bytes], dict[str, Capture
     """An ES governor capture; with `skip_municipal`, every municipal download failed (no bytes)."""
     a, b = ES_BASE.finalistas
     parts = {
-        pid: Part(te=bp.eleitorado or 0, est=(bp.eleitorado or 0) // 2, votes={a: 1000, b: 900})
+        pid: Part(te=bp.eleitorado or 0, est=(bp.eleitorado or 0) // 2, votes={a: 1000, b: 900}, vb=10, vn=10)
         for pid, bp in ES_BASE.partes.items()
     }
     uf = Part(
         te=sum(p.te for p in parts.values()),
         est=sum(p.est for p in parts.values()),
         votes={a: 1000 * len(parts), b: 900 * len(parts)},
+        vb=10 * len(parts),
+        vn=10 * len(parts),
     )
     files = {"es-c0003-e006260-u.json": u_file("es", uf, cargo=3, ele="6260")}
     failed: dict[str, CaptureEntry] = {}

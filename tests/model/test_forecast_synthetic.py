@@ -302,7 +302,8 @@ def test_governor_municipality_skew_against_uf_file() -> None:
     parts = {pid: Part(votes={a: 10, b: 9}, vb=0, vn=0) for pid in AC_BASE.partes}
     first = next(iter(parts))
     parts[first] = Part(votes={a: 10, b: 9}, vb=0, vn=0, hg=NOW - dt.timedelta(minutes=9))
-    out = run(snapshot_of(governor_files(parts, Part())), cargo="governador", uf="ac")
+    uf_file = Part(votes={a: 10 * len(parts), b: 9 * len(parts)}, vb=0, vn=0)  # the race's candidates
+    out = run(snapshot_of(governor_files(parts, uf_file)), cargo="governador", uf="ac")
     assert criterion(out, "diferenca_horario")["valor"] == 8.0
 
 
@@ -318,8 +319,11 @@ def test_governor_degraded_mode() -> None:
 
 def test_df_governor_by_zone() -> None:
     zones = [f"{z:04d}" for z in range(1, 22) if z not in (7, 12)]
-    parts = {f"df97012-z{z}": Part(te=100_000, est=60_000, votes={11: 30_000, 13: 20_000}) for z in zones}
-    uf_part = Part(te=1_900_000, est=1_140_000, votes={11: 570_000, 13: 380_000})
+    parts = {
+        f"df97012-z{z}": Part(te=100_000, est=60_000, votes={11: 30_000, 13: 20_000}, vb=1_000, vn=1_000)
+        for z in zones
+    }
+    uf_part = Part(te=1_900_000, est=1_140_000, votes={11: 570_000, 13: 380_000}, vb=19_000, vn=19_000)
     out = run(snapshot_of(governor_files(parts, uf_part, uf="df")), cargo="governador", uf="df")
     assert out["modo"] == "governador_zona" and len(out["estratos"]) == 19
     assert out["forecast"]["tabela_faixa"] == "governador_zona"

@@ -31,6 +31,9 @@ BRASILIA = dt.timezone(dt.timedelta(hours=-3))
 FICTIONAL = {13: "HELENA PRADO", 22: "RUI AMARAL"}  # the site's demonstration candidates
 RUNOFF_START = dt.datetime(2026, 10, 25, 20, 0, 0, tzinfo=dt.UTC)  # 17:00 in Brasília
 RUNOFF_STEPS = (5.0, 40.0, 97.0)  # % of the electorate counted in each synthetic capture
+# The two real 1st-round captures the fixture night uses, pinned: the dataset folder holds more
+# captures of that night now, and the tests describe these two (the second one misses RS).
+REAL_CAPTURES = ("2026-10-04T21-36-05Z", "2026-10-04T21-39-46Z")
 
 
 def capture_name(when: dt.datetime) -> str:
@@ -58,7 +61,7 @@ def set_latest(race: Path, name: str) -> None:
 def real_president(data: Path) -> Path:
     """`6257/presidente` from the real 1st-round captures."""
     race = data / "tse" / "6257" / "presidente"
-    for capture in sorted(p for p in CAPTURES.iterdir() if p.is_dir()):
+    for capture in (CAPTURES / n for n in REAL_CAPTURES):
         target = race / capture.name
         shutil.copytree(capture, target)
         project(target)
@@ -70,7 +73,7 @@ def real_governor(data: Path) -> Path:
     """`6259/governador-pa`: only the Pará governor file of each real capture."""
     race = data / "tse" / "6259" / "governador-pa"
     name = "pa-c0003-e006259-u.json"
-    for capture in sorted(p for p in CAPTURES.iterdir() if p.is_dir()):
+    for capture in (CAPTURES / n for n in REAL_CAPTURES):
         target = race / capture.name
         target.mkdir(parents=True)
         shutil.copy2(capture / name, target / name)

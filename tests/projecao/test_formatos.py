@@ -65,7 +65,9 @@ def _series() -> list[Serie]:
 
 
 def test_chart_is_accessible_svg_with_text_labels() -> None:
-    svg = str(chart_svg(_series(), ident="g1", titulo="Título & teste", descricao="Descrição"))
+    svg = str(
+        chart_svg(_series(), ident="g1", titulo="Título & teste", descricao="Descrição", estreito=False)
+    )
     root = ET.fromstring(svg)  # well-formed XML: every text is escaped
     assert root.get("role") == "img"
     assert root.get("aria-labelledby") == "g1-titulo g1-desc"
@@ -90,7 +92,7 @@ def test_chart_labels_do_not_overlap_and_single_reading_gets_an_error_bar() -> N
         Serie("A", "#0b4f9c", (Ponto(30.0, 50.0, 50.1, 49.0, 51.2),)),
         Serie("B", "#a33b00", (Ponto(30.0, 50.0, 49.9, 48.8, 51.0),)),
     ]
-    root = ET.fromstring(str(chart_svg(close, ident="g", titulo="t", descricao="d")))
+    root = ET.fromstring(str(chart_svg(close, ident="g", titulo="t", descricao="d", estreito=False)))
     ys = sorted(float(t.get("y", "0")) for t in root.iter(f"{SVG}text") if t.get("font-weight") == "700")
     assert len(ys) == 2 and ys[1] - ys[0] >= 30
     bars = [line for line in root.iter(f"{SVG}line") if line.get("stroke-width") == "8"]

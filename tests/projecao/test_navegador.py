@@ -107,7 +107,7 @@ def test_browser_shows_the_numbers_of_saida_json(project: Path, site: str, tmp_p
     assert shown["projecao-tendencia"][0] == str(saida["forecast"]["tendencia"])
 
 
-def test_browser_non_publishable_page_shows_only_the_partial(
+def test_browser_non_publishable_page_keeps_the_last_projection_labelled(
     project: Path, site: str, tmp_path: Path
 ) -> None:
     saida, folder = latest_output(project, "6257", "presidente")
@@ -115,9 +115,12 @@ def test_browser_non_publishable_page_shows_only_the_partial(
     first = json.loads((folder / "2026-10-04T21-36-05Z" / "saida.json").read_bytes())
     screenshot = tmp_path / "projecao-6257-presidente.png"
     shown = numbers(open_page(f"{site}/projecao/6257-presidente/", screenshot))
-    # Seed: only the partial and what failed; not even the last publishable projection's numbers.
-    assert not [k for k in shown if k.startswith(("projecao-", "anterior-"))]
+    # Seed: this reading has no projection of its own, only the partial and what failed.
+    assert not [k for k in shown if k.startswith("projecao-")]
     for cand in saida["parcial"]["candidatos"]:
         assert shown[f"parcial-{cand['numero']}-votos"] == (repr(cand["votos"]), votes(cand["votos"]))
+    # Issue 21: the last publishable projection stays, with its own numbers and time.
+    assert shown["resumo-rotulo"][1].startswith("Última projeção publicável, 18:36")
     for cand in (c for c in first["forecast"]["candidatos"] if c["numero"] in (13, 22)):  # the top two
-        assert (repr(cand["pct"]), pct(cand["pct"])) not in shown.values()
+        assert shown[f"anterior-{cand['numero']}-pct"] == (repr(cand["pct"]), pct(cand["pct"]))
+        assert shown[f"resumo-{cand['numero']}-pct"] == (repr(cand["pct"]), pct(cand["pct"]))

@@ -63,9 +63,17 @@ def test_each_race_has_page_history_api_and_downloads(project: Path, built: Path
         source = project / "data" / "tse" / eleicao / pasta
         latest = (source / "latest").read_text(encoding="utf-8").strip()
         assert race["captura"] == latest
-        api = (built / "api/projecao" / f"{race['id']}.json").read_bytes()
-        assert api == (source / latest / "saida.json").read_bytes()  # the stored bytes, untouched
-        assert race["saida_sha256"] == hashlib.sha256(api).hexdigest()
+        api = json.loads((built / "api/projecao" / f"{race['id']}.json").read_bytes())
+        stored = (source / latest / "saida.json").read_bytes()
+        # the model's keys unchanged, plus the last publishable reading (issue 21)
+        ultima = api.pop("ultima_publicavel")
+        assert api == json.loads(stored)
+        assert race["saida_sha256"] == hashlib.sha256(stored).hexdigest()
+        assert (ultima or {}).get("captura") == race["ultima_publicavel"]
+        if ultima is not None:
+            kept = built / f"projecao/{race['id']}/capturas/{ultima['captura']}/saida.json"
+            assert ultima["forecast"] == json.loads(kept.read_bytes())["forecast"]
+            assert ultima["saida_sha256"] == hashlib.sha256(kept.read_bytes()).hexdigest()
         assert (built / f"projecao/{race['id']}/index.html").is_file()
         history = (built / f"projecao/{race['id']}/capturas/index.html").read_text(encoding="utf-8")
         for capture in sorted(p for p in source.iterdir() if p.is_dir()):
@@ -135,19 +143,29 @@ def test_non_publishable_reading_shows_only_the_partial(project: Path, built: Pa
     assert sem_arquivo["valor"] is not None and "valor desconhecido" not in plain
     assert f"Falta arquivo válido do TSE para parte do eleitorado: {br(sem_arquivo['valor'])}%" in plain
     assert "rs: arquivo ausente" in plain
-    # Seed: only the partial and what failed. Of the last publishable projection only its time
-    # and a link: no projected number, band or trend, from this reading or an earlier one.
-    assert "A última projeção publicável é a da leitura das 18:36:05" in plain
+    # Seed: this reading shows only the partial and what failed: no projection of its own.
+    assert not [k for k in shown if k.startswith("projecao-")]
+    # Issue 21: what readers knew stays, labelled with its time: the last publishable projection.
+    assert "Última projeção publicável, 18:36" in plain
     assert 'href="/projecao/6257-presidente/capturas/2026-10-04T21-36-05Z/"' in page
-    assert not [k for k in shown if k.startswith(("projecao-", "anterior-"))]
-    assert "Tendência" not in plain and "Indefinido" not in plain and "Faixa de erro" not in plain
-    assert "projeção (faixa)" not in plain and "<polygon" not in page and 'fill-opacity="0.16"' not in page
-    for saida in (first, latest):
-        forecast = saida["forecast"]
-        assert isinstance(forecast, dict)
-        for cand in forecast["candidatos"]:
-            if cand["numero"] in (13, 22):  # no projection's numbers appear
-                assert repr(cand["pct"]) not in page and f"{br(cand['pct'])}%" not in plain
+    block = page[page.index('data-bloco="ultima-publicavel"') :]
+    forecast = first["forecast"]
+    assert isinstance(forecast, dict)
+    for cand in (c for c in forecast["candidatos"] if c["numero"] in (13, 22)):  # the top two
+        assert shown[f"anterior-{cand['numero']}-pct"] == repr(cand["pct"])
+        assert shown[f"anterior-{cand['numero']}-min"] == repr(cand["intervalo"][0])
+        assert shown[f"resumo-{cand['numero']}-pct"] == repr(cand["pct"])
+        assert f'data-campo="anterior-{cand["numero"]}-pct"' in block
+    assert shown["resumo-veredito"] == str(forecast["tendencia"] if forecast["tendencia"] else "indefinido")
+    latest_forecast = latest["forecast"]
+    assert isinstance(latest_forecast, dict)
+    for cand in latest_forecast["candidatos"]:  # the current reading's own projection never appears
+        if cand["numero"] in (13, 22) and cand["pct"] not in [c["pct"] for c in forecast["candidatos"]]:
+            assert repr(cand["pct"]) not in page
+    # the chart and its data table keep the publishable reading's projection and band
+    assert "projeção (faixa)" in plain
+    lider = next(c for c in forecast["candidatos"] if c["numero"] == 13)
+    assert f"{br(lider['pct'])}% ({br(lider['intervalo'][0])}% a {br(lider['intervalo'][1])}%)" in plain
     parcial = latest["parcial"]
     assert isinstance(parcial, dict)
     for cand in parcial["candidatos"]:
@@ -170,11 +188,16 @@ def test_home_and_section_list_the_races(project: Path, built: Path) -> None:
     helena = next(c for c in runoff["candidatos"] if c["numero"] == 13)
     flavio = next(c for c in first_round["candidatos"] if c["numero"] == 22)
     headline = f"Projeção: Helena Prado {br(helena['pct'])}% (±{br(helena['faixa'])} ponto)"
-    assert f"Presidente, 2º turno de 2026 : Tendência: Helena Prado . {headline}" in home
+    decided = "Tendência: Helena Prado · definido matematicamente"
+    assert f"Presidente, 2º turno de 2026 : {decided} . {headline}" in home
+    # not publishable now: the last publishable projection's trend, labelled with its time (issue 21)
+    first_forecast = saidas(project, "6257", "presidente")["2026-10-04T21-36-05Z"]["forecast"]
+    assert isinstance(first_forecast, dict) and first_forecast["tendencia"] == 22
     assert (
-        "1º turno de 2026 : Tendência: indefinido . Projeção não publicável agora. "
-        f"Parcial oficial: Flavio Bolsonaro {br(flavio['pct'])}%" in home
+        "1º turno de 2026 : Tendência (última projeção publicável, 18:36): Flavio Bolsonaro . "
+        f"Projeção não publicável agora. Parcial oficial: Flavio Bolsonaro {br(flavio['pct'])}%" in home
     )
+    assert "Última projeção publicável, 18:36: " in home
     assert "Não é o resultado oficial" in home
     section = (built / "projecao/index.html").read_text(encoding="utf-8")
     assert section.count('<li>\n    <h2><a href="/projecao/') == 3
@@ -290,3 +313,37 @@ def test_every_projection_page_is_accessible_html(built: Path) -> None:
     race = (built / RUNOFF).read_text(encoding="utf-8")
     headings = re.findall(r"<h([1-6])[ >]", race)
     assert headings[0] == "1" and all(int(b) - int(a) <= 1 for a, b in itertools.pairwise(headings))
+
+
+def test_each_archived_reading_shows_its_own_numbers(project: Path, built: Path) -> None:
+    """Issue 21, item 5: a reading's page shows its % counted, projection, bands, verdict and every
+    criterion (met or not), from its own saida.json, beside its hashes."""
+    readings = saidas(project, "6258", "presidente")
+    assert [s["publicavel"] for s in readings.values()] == [False, True, True]
+    for name, saida in readings.items():
+        page = (built / f"projecao/6258-presidente/capturas/{name}/index.html").read_text(encoding="utf-8")
+        shown = values(page)
+        assert 'data-bloco="numeros-leitura"' in page and "SHA256SUMS" in page
+        assert shown["leitura-apurado"] == repr(saida["apurado_pct"])
+        parcial = saida["parcial"]
+        assert isinstance(parcial, dict)
+        for cand in parcial["candidatos"]:
+            assert shown[f"leitura-parcial-{cand['numero']}-votos"] == repr(cand["votos"])
+        criterios = saida["criterios"]
+        assert isinstance(criterios, list)
+        for c in criterios:
+            assert f'data-criterio="{c["id"]}" data-ok="{"sim" if c["ok"] else "nao"}"' in page
+        forecast = saida["forecast"]
+        assert isinstance(forecast, dict)
+        if not saida["publicavel"]:
+            assert shown["leitura-veredito"] == "nao-publicavel"
+            assert not [k for k in shown if k.startswith("leitura-") and k.endswith("-min")]
+            continue
+        for cand in forecast["candidatos"]:
+            n = cand["numero"]
+            assert shown[f"leitura-{n}-pct"] == repr(cand["pct"])
+            assert shown[f"leitura-{n}-min"] == repr(cand["intervalo"][0])
+            assert shown[f"leitura-{n}-max"] == repr(cand["intervalo"][1])
+        trend = forecast["tendencia"]
+        assert shown["leitura-tendencia"] == (str(trend) if isinstance(trend, int) else "indefinido")
+        assert ("leitura-definido" in shown) == bool(forecast["definido_matematicamente"])

@@ -20,6 +20,18 @@ On a `.jws`, the other content faults change the payload and, when the proxy has
 | `gotejar` | the body one byte every `gotejar_s` seconds |
 | `enorme` | the file padded with spaces to `enorme_bytes` (still valid JSON) |
 | `bomba_gzip` | a gzip body that decodes to `bomba_bytes` |
+| `inflado` | the leader gets more votes than the totalized electorate, every vote sum kept |
+| `repetido` | the leader listed a second time with 0 votes (sums kept: the last entry would win) |
+| `renumerado` | the runner-up's number changed to 77 (a new number appears, an old one vanishes) |
+| `digitos` | `s.ts` is `"²"` (`str.isdigit` is true for it) |
+| `gigante` | `v.vb` is a 5,000-digit number |
+| `profundo` | JSON nested 100,000 deep |
+| `cortado` | the full length announced, half the body sent, the connection closed |
+| `gotejar_cabecalho` | the status line and headers one byte every `gotejar_s` seconds |
+
+Config files (`ele-c.json`, `mun-e<ele>-cm.json`): `catalogo_modelo` replaces the `u` URL template
+of the catalogue (e.g. `<base>@other-host/...`); `municipio_codigo` replaces the code of the first
+UF group of the municipality config (e.g. `../../../../esc`).
 
 Everything else is passed through (validators, `Date`, status), so the job cannot tell the proxy
 from the replay server. `contagem` counts answers per fault.
@@ -65,6 +77,16 @@ class FalhasProxy:
     enorme_bytes: int = 3 * CHUNK
     bomba_gzip: list[str] = field(default_factory=list)
     bomba_bytes: int = 64 * CHUNK
+    inflado: list[str] = field(default_factory=list)
+    repetido: list[str] = field(default_factory=list)
+    renumerado: list[str] = field(default_factory=list)
+    digitos: list[str] = field(default_factory=list)
+    gigante: list[str] = field(default_factory=list)
+    profundo: list[str] = field(default_factory=list)
+    cortado: list[str] = field(default_factory=list)
+    gotejar_cabecalho: list[str] = field(default_factory=list)
+    catalogo_modelo: str | None = None
+    municipio_codigo: str | None = None
 
 
 def _match(nome: str, padroes: list[str] | dict[str, str]) -> str | None:
@@ -89,13 +111,59 @@ def _swap_leaders(d: dict[str, Any]) -> None:
 
 
 def _lower(d: dict[str, Any]) -> None:
-    s, e = d["s"], d["e"]
+    """Half the count, every identity kept (a consistent reading that went down)."""
+    s, e, v = d["s"], d["e"], d["v"]
     s["st"] = str(int(s["st"]) // 2)
+    s["snt"] = str(int(s["ts"]) - int(s["st"]))
     e["est"] = str(int(e["est"]) // 2)
+    e["esnt"] = str(int(e["te"]) - int(e["est"]))
+    _rescale(d, lambda x: x // 2)
+    v["vb"], v["vn"], v["vnt"] = (str(int(v[k]) // 2) for k in ("vb", "vn", "vnt"))
+    _totals(d)
+
+
+def _rescale(d: dict[str, Any], f: Callable[[int], int]) -> None:
+    for cand in _candidates(d):
+        cand["vap"] = str(f(int(cand["vap"])))
+
+
+def _totals(d: dict[str, Any]) -> None:
+    """vv, vvc, tv and c from the candidates and the blank/null votes (all candidates valid)."""
+    v = d["v"]
+    vv = sum(int(c["vap"]) for c in _candidates(d) if str(c.get("dvt", "Válido")).startswith("Válido"))
+    v["vv"] = str(vv)
+    if "vnom" in v:
+        v["vnom"] = str(vv)
+    v["vvc"] = str(vv + int(v["van"]) + int(v["vansj"]))
+    tv = sum(int(v[k]) for k in ("vb", "vn", "vnt", "van", "vansj")) + vv
+    v["tv"] = str(tv)
+    if "c" in d["e"]:
+        d["e"]["c"] = str(tv)
 
 
 def _negative(d: dict[str, Any]) -> None:
     _candidates(d)[0]["vap"] = "-5"
+
+
+def _leader(d: dict[str, Any]) -> dict[str, Any]:
+    return max(_candidates(d), key=lambda c: int(c["vap"]))
+
+
+def _inflate(d: dict[str, Any]) -> None:
+    extra = int(d["e"]["est"])
+    lider = _leader(d)
+    lider["vap"] = str(int(lider["vap"]) + extra)
+    _totals(d)
+
+
+def _repeat(d: dict[str, Any]) -> None:
+    lider = _leader(d)
+    d["carg"][0]["agr"][0]["par"][0]["cand"].append(dict(lider, vap="0"))
+
+
+def _renumber(d: dict[str, Any]) -> None:
+    cands = sorted(_candidates(d), key=lambda c: -int(c["vap"]))
+    cands[1]["n"] = "77"
 
 
 def _edit(raw: bytes, fn: Any) -> bytes:
@@ -119,7 +187,35 @@ def _alter_json(falha: str, corpo: bytes) -> bytes:
         return _edit(corpo, _negative)
     if falha == "esquema":
         return b'{"ele": "6258", "mensagem": "manutencao programada"}'
+    if falha == "inflado":
+        return _edit(corpo, _inflate)
+    if falha == "repetido":
+        return _edit(corpo, _repeat)
+    if falha == "renumerado":
+        return _edit(corpo, _renumber)
+    if falha == "digitos":
+        return _edit(corpo, lambda d: d["s"].update(ts="²"))
+    if falha == "gigante":
+        return _edit(corpo, lambda d: d["v"].update(vb="1" * 5000))
+    if falha == "profundo":
+        return b"[" * 100_000 + b"]" * 100_000
     raise ValueError(falha)
+
+
+def _alter_config(nome: str, corpo: bytes, f: FalhasProxy) -> bytes | None:
+    """The catalogue or municipality config with its fault, or None when it has none."""
+    if nome == "ele-c.json" and f.catalogo_modelo is not None:
+        d = json.loads(corpo)
+        for item in d.get("arq", []):
+            if "u" in str(item.get("tp", "")).split("|"):
+                item["tp"] = "u"
+                item["dir"] = f.catalogo_modelo
+        return json.dumps(d).encode()
+    if fnmatch.fnmatchcase(nome, "mun-e*-cm.json") and f.municipio_codigo is not None:
+        d = json.loads(corpo)
+        d["abr"][0]["cd"] = f.municipio_codigo
+        return json.dumps(d).encode()
+    return None
 
 
 class EstadoProxy:
@@ -134,6 +230,7 @@ class EstadoProxy:
         self.contagem: Counter[str] = Counter()
         self.parar = threading.Event()
         self._bombas: dict[int, bytes] = {}
+        self.outro_host = ""  # host:port of a second (hostile) server, for catalogue faults
 
     def bomba(self, tamanho: int) -> bytes:
         """A gzip member of `tamanho` spaces after `{}` (valid JSON once decoded), built once."""
@@ -206,6 +303,14 @@ class ProxyHandler(BaseHTTPRequestHandler):
             "gotejar": f.gotejar,
             "enorme": f.enorme,
             "bomba_gzip": f.bomba_gzip,
+            "inflado": f.inflado,
+            "repetido": f.repetido,
+            "renumerado": f.renumerado,
+            "digitos": f.digitos,
+            "gigante": f.gigante,
+            "profundo": f.profundo,
+            "cortado": f.cortado,
+            "gotejar_cabecalho": f.gotejar_cabecalho,
         }
         falha = next((k for k, pads in body_faults.items() if _match(nome, pads)), None)
         if falha == "trocado":
@@ -213,8 +318,15 @@ class ProxyHandler(BaseHTTPRequestHandler):
             if "." not in outro:  # a base name: the other file with this request's extension
                 outro += "." + nome.rsplit(".", 1)[-1]
             path = path.rsplit("/", 2)[0] + f"/{outro[:2]}/{outro}"
-        status, headers, corpo = self._upstream(path, conditional=falha is None)
+        config = nome == "ele-c.json" or fnmatch.fnmatchcase(nome, "mun-e*-cm.json")
+        alterar_config = config and (f.catalogo_modelo is not None or f.municipio_codigo is not None)
+        status, headers, corpo = self._upstream(path, conditional=falha is None and not alterar_config)
         self._date = headers.get("Date")
+        novo = _alter_config(nome, corpo, f) if alterar_config and status == 200 else None
+        if novo is not None:
+            self._count("config")
+            self._send(200, novo, {"Content-Type": "application/json"})
+            return
         if falha is None or status != 200:
             self._count("repassado")
             keep = ("ETag", "Last-Modified", "Cache-Control", "Content-Type", "Content-Encoding", "Vary")
@@ -226,6 +338,22 @@ class ProxyHandler(BaseHTTPRequestHandler):
             return
         if falha == "enorme":
             self._huge(corpo, f.enorme_bytes)
+            return
+        if falha == "gotejar_cabecalho":
+            self._drip_headers(corpo, f.gotejar_s)
+            return
+        if falha == "cortado":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(corpo)))
+            self.end_headers()
+            self.close_connection = True
+            try:
+                self.wfile.write(corpo[: len(corpo) // 2])
+                self.wfile.flush()
+                self.connection.shutdown(2)
+            except OSError:
+                pass
             return
         if falha == "bomba_gzip":
             self._send(
@@ -278,6 +406,21 @@ class ProxyHandler(BaseHTTPRequestHandler):
                 return
             try:
                 self.wfile.write(corpo[i : i + 1])
+                self.wfile.flush()
+            except OSError:
+                return  # the client gave up: what the job should do
+
+    def _drip_headers(self, corpo: bytes, intervalo: float) -> None:
+        self.close_connection = True
+        cab = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+        cab += b"".join(b"X-Lento-%d: a\r\n" % i for i in range(40))
+        data = cab + b"Content-Length: %d\r\n\r\n" % len(corpo) + corpo
+        parar = self.server.estado.parar
+        for i in range(len(data)):
+            if parar.wait(intervalo):
+                return
+            try:
+                self.wfile.write(data[i : i + 1])
                 self.wfile.flush()
             except OSError:
                 return  # the client gave up: what the job should do

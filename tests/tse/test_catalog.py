@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from jobs.tse.catalog import CatalogError, parse_catalogue, parse_municipalities, race_plan
+from jobs.tse.catalog import CatalogError, Municipio, parse_catalogue, parse_municipalities, race_plan
 from jobs.tse.config import ConfigTse, Corrida
 from tests.tse.conftest import DATASETS
 
@@ -97,3 +97,74 @@ def test_nothing_is_guessed_for_what_the_catalogue_lacks() -> None:
             parse_catalogue(bad)
     with pytest.raises(CatalogError):
         parse_municipalities(b'{"abr": []}')
+
+
+# ----------------------------------------------------------------------------- issue 22, items 2-3
+
+
+def _catalogue_with(template: str) -> bytes:
+    root = json.loads(catalogue_2026())
+    root["arq"][1]["dir"] = template
+    return json.dumps(root).encode()
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "<base>@outro-host.invalid/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>",
+        "<base>.outro-host.invalid/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>",
+        "<base>:8080/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>",
+        "<base>/<ambiente>/../../<ciclo>/<cd_eleicao>/dados/<uf>",
+        "<base>/<ambiente>/%2e%2e/<cd_eleicao>/dados/<uf>",
+        "<base>/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>?x=<uf>",
+        "<base>/<ambiente>/<ciclo>/<cd_eleicao>/dados/<host>",
+        "<base>//outro-host.invalid/<uf>",
+    ],
+)
+def test_a_catalogue_template_off_the_base_refuses_the_catalogue(template: str) -> None:
+    """Issue 22 item 2: `@other-host` moved every request to another host (string replacement)."""
+    with pytest.raises(CatalogError, match="recusado"):
+        parse_catalogue(_catalogue_with(template))
+
+
+def test_every_url_of_a_plan_stays_on_the_configured_base() -> None:
+    import urllib.parse
+
+    cfg = ConfigTse(url_base="https://resultados.tse.jus.br/espelho")
+    cat = parse_catalogue(catalogue_2026())
+    muns = parse_municipalities(CM_2022.read_bytes())
+    plano = race_plan(cat, muns, cfg, Corrida("presidente", "6258", "br", "municipio"))
+    urls = [a.url for a in plano.arquivos] + [a.url_jws for a in plano.arquivos]
+    urls += [a.url for a in plano.cobertura]
+    for url in urls:
+        u = urllib.parse.urlsplit(url)
+        assert (u.scheme, u.netloc) == ("https", "resultados.tse.jus.br")
+        assert u.path.startswith("/espelho/oficial/ele2026/6258/dados/") and ".." not in u.path
+
+
+def _cm(uf: str = "AC", mun: object = "01120", zona: object = "0008") -> bytes:
+    return json.dumps({"abr": [{"cd": uf, "ds": "X", "mu": [{"cd": mun, "nm": "X", "z": [zona]}]}]}).encode()
+
+
+@pytest.mark.parametrize(
+    ("cm", "motivo"),
+    [
+        (_cm(uf="../../../../esc"), "UF desconhecido"),
+        (_cm(uf="xx"), "UF desconhecido"),
+        (_cm(uf="br"), "UF desconhecido"),
+        (_cm(mun="../../esc"), "município"),
+        (_cm(mun="²"), "município"),
+        (_cm(mun="123456"), "município"),
+        (_cm(zona="../1"), "zona"),
+        (_cm(zona="٣"), "zona"),
+    ],
+)
+def test_codes_of_the_municipality_config_are_checked_before_any_path(cm: bytes, motivo: str) -> None:
+    """Issue 22 item 3: a UF or municipality code like `../../../../esc` wrote outside the data folder."""
+    with pytest.raises(CatalogError, match=motivo):
+        parse_municipalities(cm)
+
+
+def test_good_codes_are_padded_and_kept() -> None:
+    muns = parse_municipalities(_cm(uf="ZZ", mun=1120, zona=8))
+    assert muns == {"zz": (Municipio("01120", ("0008",)),)}

@@ -103,6 +103,38 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(0.02)
             except OSError:
                 return
+        if self.path == "/drip-headers":  # the status line, then the headers one byte at a time
+            self.close_connection = True
+            linhas = b"HTTP/1.1 200 OK\r\n" + b"".join(b"X-Lento-%d: a\r\n" % i for i in range(30))
+            data = linhas + b"Content-Length: 12\r\n\r\n" + body
+            try:
+                for i in range(len(data)):
+                    self.wfile.write(data[i : i + 1])
+                    self.wfile.flush()
+                    s.dripped += 1
+                    if s.parar.wait(0.02):
+                        return
+            except OSError:
+                return
+            return
+        if self.path == "/cut":  # a body cut mid-transfer: 10 of the 1000 bytes announced
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Content-Length", "1000")
+            self.end_headers()
+            self.wfile.write(body[:10])
+            self.wfile.flush()
+            self.connection.shutdown(2)
+            return
+        if self.path == "/badchunk":  # chunked transfer with a chunk size that is not hexadecimal
+            self.close_connection = True
+            self.send_response(200)
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            self.wfile.write(b'5\r\n{"ok"\r\nzz\r\n')
+            self.wfile.flush()
+            self.connection.shutdown(2)
+            return
         if self.path in ("/huge", "/bomb"):
             big = b'{"ok": true}' + b" " * (3 * 1024 * 1024)  # valid JSON, 3 MB
             data = bomb() if self.path == "/bomb" else big
@@ -146,16 +178,16 @@ def server() -> Iterator[Any]:
     srv.server_close()
 
 
-def client(**kw: Any) -> tuple[TseClient, list[float]]:
+def client(server: Any, **kw: Any) -> tuple[TseClient, list[float]]:
+    """A client whose configured base is the test server (every URL must stay on the base)."""
     sleeps: list[float] = []
-    cfg = ConfigTse(
-        url_base="http://127.0.0.1", requisicoes_por_segundo=1000, rajada=1000, espera_inicial_s=0.1, **kw
-    )
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    cfg = ConfigTse(url_base=base, requisicoes_por_segundo=1000, rajada=1000, espera_inicial_s=0.1, **kw)
     return TseClient(cfg, sleep=sleeps.append), sleeps
 
 
 def test_get_sends_browser_headers_decodes_gzip_and_revalidates(server: Any) -> None:
-    c, _ = client()
+    c, _ = client(server)
     url = f"http://127.0.0.1:{server.server_address[1]}/x"
     r = c.get(Pedido(url))
     assert r.status == 200 and r.corpo == b'{"ok": true}' and r.etag == '"v1"'
@@ -169,7 +201,7 @@ def test_get_sends_browser_headers_decodes_gzip_and_revalidates(server: Any) -> 
 
 
 def test_retries_with_backoff_then_succeeds(server: Any) -> None:
-    c, sleeps = client(tentativas=3)
+    c, sleeps = client(server, tentativas=3)
     r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/flaky"))
     assert r.status == 200 and r.tentativas == 3
     assert sleeps == [0.1, 0.2]  # Retry-After 0 falls back to the exponential backoff
@@ -177,21 +209,23 @@ def test_retries_with_backoff_then_succeeds(server: Any) -> None:
 
 
 def test_404_is_not_retried_and_timeouts_are_reported(server: Any) -> None:
-    c, sleeps = client(tentativas=3)
+    c, sleeps = client(server, tentativas=3)
     port = server.server_address[1]
     r = c.get(Pedido(f"http://127.0.0.1:{port}/missing"))
     assert r.status == 404 and r.tentativas == 1 and r.erro == "TSE respondeu 404" and sleeps == []
     c.close()
-    c, sleeps = client(tentativas=3, tempo_limite_s=0.1)
+    c, sleeps = client(server, tentativas=3, tempo_limite_s=0.1)
     r = c.get(Pedido(f"http://127.0.0.1:{port}/slow"))
     assert r.status is None and r.tentativas == 3 and "tempo esgotado" in (r.erro or "")
-    r = c.get(Pedido("http://127.0.0.1:9/nada"))  # nobody listens on port 9
+    c.close()
+    c = TseClient(ConfigTse(url_base="http://127.0.0.1:9", tentativas=1))  # nobody listens on port 9
+    r = c.get(Pedido("http://127.0.0.1:9/nada"))
     assert r.status is None and "conexão" in (r.erro or "")
     c.close()
 
 
 def test_get_many_keeps_the_order(server: Any) -> None:
-    c, _ = client(conexoes=4)
+    c, _ = client(server, conexoes=4)
     port = server.server_address[1]
     urls = [f"http://127.0.0.1:{port}/{i}" for i in range(12)]
     respostas = c.get_many([Pedido(u) for u in urls])
@@ -201,17 +235,55 @@ def test_get_many_keeps_the_order(server: Any) -> None:
 
 def test_dripping_server_is_cut_at_the_total_deadline(server: Any) -> None:
     """The per-read timeout never fires on a server sending one byte at a time; the total deadline does."""
-    c, _ = client(tentativas=1, tempo_limite_s=5.0, prazo_total_s=0.3)
+    c, _ = client(server, tentativas=1, tempo_limite_s=5.0, prazo_total_s=0.3)
     r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/drip"))
     assert r.status is None and r.corpo is None and "prazo total" in (r.erro or "")
     assert server.dripped < 100000  # the client hung up long before the body ended
     c.close()
 
 
+def test_dripped_headers_are_cut_at_the_total_deadline(server: Any) -> None:
+    """Issue 22: the deadline covers connect and headers too, not only the body (a per-read timeout
+    of 5 s never fires on headers sent one byte every 20 ms)."""
+    c, _ = client(server, tentativas=1, tempo_limite_s=5.0, prazo_total_s=0.3)
+    r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/drip-headers"))
+    assert r.status is None and r.corpo is None and "prazo total" in (r.erro or ""), r
+    c.close()
+
+
+@pytest.mark.parametrize(("path", "motivo"), [("/cut", "interrompido"), ("/badchunk", "interrompido")])
+def test_a_body_cut_mid_transfer_is_a_failed_file_not_an_exception(
+    server: Any, path: str, motivo: str
+) -> None:
+    c, _ = client(server, tentativas=2)
+    r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}{path}"))
+    assert r.status is None and r.corpo is None and motivo in (r.erro or ""), r
+    assert r.tentativas == 2  # a transport failure is retried like a timeout
+    c.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:{port}@outro-host.invalid/x",
+        "http://outro-host.invalid:{port}/x",
+        "https://127.0.0.1:{port}/x",
+        "http://127.0.0.1:{port}/../x",
+        "http://127.0.0.1:1/x",
+    ],
+)
+def test_a_url_off_the_configured_base_is_never_asked(server: Any, url: str) -> None:
+    c, _ = client(server)
+    r = c.get(Pedido(url.format(port=server.server_address[1])))
+    assert r.status is None and r.tentativas == 0 and "fora da base" in (r.erro or "")
+    assert server.seen == []
+    c.close()
+
+
 @pytest.mark.parametrize("path", ["/huge", "/bomb"])
 def test_body_over_the_cap_is_refused_while_decoding_and_not_retried(server: Any, path: str) -> None:
     """A 3 MB valid file and a gzip bomb of 64 MB, with a 1 MB cap: refused, memory stays near the cap."""
-    c, _ = client(tentativas=3, tamanho_maximo_mb=1.0)
+    c, _ = client(server, tentativas=3, tamanho_maximo_mb=1.0)
     bomb()  # built before measuring: the server lives in this process
     tracemalloc.start()
     try:
@@ -226,7 +298,7 @@ def test_body_over_the_cap_is_refused_while_decoding_and_not_retried(server: Any
 
 
 def test_nothing_is_asked_past_the_cycle_deadline(server: Any) -> None:
-    c, _ = client()
+    c, _ = client(server)
     c.prazo = time.monotonic() - 1.0
     r = c.get(Pedido(f"http://127.0.0.1:{server.server_address[1]}/x"))
     assert r.status is None and r.tentativas == 0 and "prazo do ciclo" in (r.erro or "")

@@ -93,3 +93,28 @@ def test_bad_toml_is_a_clear_error(tmp_path: Path) -> None:
     toml.write_text("[tse\n", encoding="utf-8")
     with pytest.raises(TseConfigError, match="TOML inválido"):
         carregar_config_tse(toml)
+
+
+@pytest.mark.parametrize(
+    ("chave", "valor"),
+    [
+        ("url_base", "http://usuario@127.0.0.1:8000"),
+        ("url_base", "http://127.0.0.1:8000/a/../b"),
+        ("url_base", "http://127.0.0.1:8000/?x=1"),
+        ("url_base", "http://127.0.0.1:porta"),
+        ("ambiente", "../../esc"),
+        ("ambiente", "oficial@outro"),
+        ("ciclo", "ele2026/../x"),
+    ],
+)
+def test_url_parts_of_the_config_are_plain(chave: str, valor: str) -> None:
+    """Issue 22 items 2-3: every URL is built from validated parts."""
+    with pytest.raises(TseConfigError, match=chave):
+        config_tse({chave: valor})
+
+
+@pytest.mark.parametrize("eleicao", ["²", "6258/../..", "1" * 5000, "٣"])
+def test_election_code_is_ascii_digits(eleicao: str) -> None:
+    """`str.isdigit` is true for "²": `int()` then raised a ValueError that escaped."""
+    with pytest.raises(TseConfigError, match="eleicao"):
+        config_tse({"corridas": [{"cargo": "presidente", "eleicao": eleicao}]})

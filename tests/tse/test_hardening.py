@@ -257,3 +257,32 @@ def test_parts_not_asked_by_the_cycle_deadline_keep_their_reading(
     late = [n for n, e in entries.items() if "prazo do ciclo" in (e.get("erro") or "")]
     assert late and all((last / n).read_bytes() == (first / n).read_bytes() for n in late)
     assert job.state.cliente.prazo is None  # the next cycle starts without the old deadline
+
+
+def test_a_catalogue_sending_polling_to_another_host_is_refused_and_the_last_good_one_kept(
+    signed_night: Path,
+    replay_factory: Callable[[Path], Replay],
+    proxy_factory: Callable[[str], ProxyServer],
+    job_factory: Callable[[ConfigTse], Job],
+    tmp_path: Path,
+) -> None:
+    """Issue 22 item 2: `<base>@other-host` in the `u` template moved every request to another host
+    serving swapped leaders without `.jws`; the poll never stops on a bad catalogue either."""
+    replay = replay_factory(signed_night)
+    proxy = proxy_factory(replay.url)
+    outro = proxy_factory(replay.url)
+    outro.falhas(adulterado=["*-u.json"], ausente=["*.jws"])
+    modelo = f"<base>@{outro.url_base.removeprefix('http://')}/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>"
+    proxy.falhas(catalogo_modelo=modelo)
+    job = job_factory(signed_config(proxy.url_base, tmp_path / "data", catalogo_intervalo_s=0.0))
+    [r1] = job.ciclo()  # no good catalogue yet: nothing asked, nothing written, the job goes on
+    assert r1.erro is not None and "recusado" in r1.erro and r1.captura is None
+    proxy.limpar()
+    [r2] = job.ciclo()
+    assert r2.erro is None and r2.publicavel is True
+    proxy.falhas(catalogo_modelo=modelo)
+    replay.avancar(para=1)
+    [r3] = job.ciclo()
+    assert r3.erro is None and r3.publicavel is True and r3.novos > 0
+    assert any("mantido o último válido" in a for a in r3.avisos), r3.avisos
+    assert sum(outro.estado.contagem.values()) == 0  # the other host was never asked anything

@@ -49,6 +49,7 @@ class Cenario:
     replay: dict[str, Any] = field(default_factory=dict)
     proxy: dict[str, Any] = field(default_factory=dict)
     parado: bool = False  # the TSE stalls: same capture, the clock moves on
+    config: dict[str, Any] = field(default_factory=dict)  # job configuration for this fault
 
 
 CENARIOS = (
@@ -76,6 +77,39 @@ CENARIOS = (
     Cenario("corpo_enorme", "SP com 3 MB (limite 1 MB)", proxy={"enorme": [SP], "enorme_bytes": 3 << 20}),
     Cenario("bomba_gzip", "SP em gzip que vira 64 MB", proxy={"bomba_gzip": [SP], "bomba_bytes": 64 << 20}),
     Cenario("tse_fora_do_ar", "503 em todos os arquivos", replay={"erro_5xx": ["*-u"]}),
+    # Issue 22: impossible numbers the TSE itself signed, hostile config files, bad bytes, transport.
+    Cenario(
+        "votos_acima_do_eleitorado",
+        "SP assinado com o líder acima do eleitorado (somas fecham)",
+        proxy={"inflado": [SP]},
+    ),
+    Cenario("candidato_repetido", "SP assinado com o líder listado duas vezes", proxy={"repetido": [SP]}),
+    Cenario(
+        "candidato_renumerado", "SP assinado com o 2º colocado renumerado (77)", proxy={"renumerado": [SP]}
+    ),
+    Cenario("digito_sobrescrito", 'SP assinado com "²" em s.ts', proxy={"digitos": [SP]}),
+    Cenario("numero_de_5000_digitos", "SP assinado com um número de 5.000 dígitos", proxy={"gigante": [SP]}),
+    Cenario("json_profundo", "SP assinado com JSON aninhado 100.000 níveis", proxy={"profundo": [SP]}),
+    Cenario(
+        "corpo_cortado_na_transferencia", "metade do corpo de SP e a conexão fechada", proxy={"cortado": [SP]}
+    ),
+    Cenario(
+        "cabecalho_gotejado",
+        "cabeçalhos de SP 1 byte a cada 50 ms",
+        proxy={"gotejar_cabecalho": [SP], "gotejar_s": 0.05},
+    ),
+    Cenario(
+        "catalogo_outro_host",
+        "ele-c.json manda os -u.json para outro host (@), com líderes trocados e sem .jws",
+        proxy={"catalogo_modelo": "<base>@{mal}/<ambiente>/<ciclo>/<cd_eleicao>/dados/<uf>"},
+        config={"catalogo_intervalo_s": 0.0},
+    ),
+    Cenario(
+        "municipio_fora_da_pasta",
+        "mun-e006258-cm.json com a UF ../../../../esc",
+        proxy={"municipio_codigo": "../../../../esc"},
+        config={"catalogo_intervalo_s": 0.0},
+    ),
     Cenario("apuracao_parada", "nada novo por 10 min", replay={"avanco_min": 10}, parado=True),
 )
 
@@ -105,12 +139,18 @@ def bancada(
     server.iniciar()
     proxy = ProxyServer(server.url_base, assinar=sign)
     proxy.iniciar()
+    # Another host a hostile catalogue points at: swapped leaders, no `.jws` twins.
+    mal = ProxyServer(server.url_base)
+    mal.falhas(adulterado=["*-u.json"], ausente=["*.jws"])
+    mal.iniciar()
+    proxy.estado.outro_host = mal.url_base.removeprefix("http://")
     yield noite, Replay(server), proxy
+    mal.parar()
     proxy.parar()
     server.parar()
 
 
-def _config(url: str, dados: Path) -> ConfigTse:
+def _config(url: str, dados: Path, **extra: Any) -> ConfigTse:
     return job_config(
         url,
         dados,
@@ -120,6 +160,7 @@ def _config(url: str, dados: Path) -> ConfigTse:
         tempo_limite_s=5.0,  # generous: a loaded machine must not turn a clean answer into a fault
         prazo_total_s=5.0,
         tamanho_maximo_mb=1.0,
+        **extra,
     )
 
 
@@ -166,7 +207,7 @@ def run_fault(
     replay.limpar()
     proxy.limpar()
     replay.avancar(para=0)
-    job = make_job(_config(proxy.url_base, dados))
+    job = make_job(_config(proxy.url_base, dados, **c.config))
     race = dados / "tse" / "6258" / "presidente"
     first = _cycle(job, res)
     if first is None or first.publicavel is not True:
@@ -176,7 +217,9 @@ def run_fault(
     [s0] = snapshots(race)
     s0_files = tree(s0)
     replay.falhas(**c.replay)
-    proxy.falhas(**c.proxy)
+    proxy.falhas(
+        **{k: v.format(mal=proxy.estado.outro_host) if isinstance(v, str) else v for k, v in c.proxy.items()}
+    )
     visitadas = [0] if c.parado else [0, 1]
     if not c.parado:
         replay.avancar(para=1)
