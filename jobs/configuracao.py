@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from site_builder.conteudo.frontmatter import aninhamento_excessivo
+
 CONFIG_FILE = Path("eleicoes.toml")
 
 
@@ -26,6 +28,8 @@ def ler_secao(
         dados = tomllib.loads(caminho.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise erro(f"{caminho}: TOML inválido: {exc}") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nested lists and tables
+        raise erro(f"{caminho}: TOML inválido: {aninhamento_excessivo()}") from exc
     secao = dados.get(nome, {})
     if not isinstance(secao, dict):
         raise erro(f"{caminho}: [{nome}] deve ser uma tabela")

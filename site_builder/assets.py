@@ -7,6 +7,8 @@ import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from site_builder.errors import BuildError
+
 STATIC_DIR = Path("templates") / "static"
 
 
@@ -30,7 +32,12 @@ def collect_assets(root: Path) -> dict[str, Asset]:
     """Every file under templates/static/, keyed by its name there."""
     base = root / STATIC_DIR
     assets: dict[str, Asset] = {}
-    for path in sorted(p for p in base.rglob("*") if p.is_file()):
+    for path in sorted(base.rglob("*")):
+        if path.is_symlink():  # never followed: it may point outside the project
+            rel = path.relative_to(root).as_posix()
+            raise BuildError(f"{rel}: é um link simbólico; o site só publica arquivos do próprio projeto")
+        if not path.is_file():
+            continue
         name = path.relative_to(base).as_posix()
         data = path.read_bytes()
         assets[name] = Asset(name, f"static/{hashed_name(name, data)}", data)

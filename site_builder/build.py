@@ -28,7 +28,7 @@ from site_builder.assets import collect_assets
 from site_builder.collect import collect
 from site_builder.config import load_config
 from site_builder.conteudo.frontmatter import read_body
-from site_builder.errors import BuildError, StrictModeError
+from site_builder.errors import BuildError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
@@ -51,12 +51,19 @@ class BuildReport:
     avisos: list[str] = field(default_factory=list)
     segundos: float = 0.0
     recuperacao: str = ""  # what was done to a commit a killed build left: "", "desfeito", "concluido"
+    recusados: list[str] = field(default_factory=list)  # problems of the check files left out
 
     def resumo(self) -> str:
         """One summary line in Portuguese."""
+        recusados = (
+            f"; {len(self.recusados)} problema(s) em checagens recusadas (a última versão publicada delas "
+            "foi mantida)"
+            if self.recusados
+            else ""
+        )
         return (
             f"{self.total} arquivos; {len(self.renderizados)} renderizados, {len(self.escritos)} gravados, "
-            f"{len(self.removidos)} removidos, {len(self.avisos)} avisos em {self.segundos:.2f} s"
+            f"{len(self.removidos)} removidos, {len(self.avisos)} avisos em {self.segundos:.2f} s{recusados}"
         )
 
 
@@ -78,7 +85,17 @@ def state_path(root: Path, out: Path) -> Path:
 def _convert_files(paths: list[str], renderer: markdown_render.MarkdownRenderer | None = None) -> list[str]:
     """HTML of the Markdown body of each file (the unit of work of a build worker)."""
     renderer = renderer or markdown_render.MarkdownRenderer()
-    return [renderer.convert(read_body(Path(path))) for path in paths]
+    return [_convert_file(renderer, path) for path in paths]
+
+
+def _convert_file(renderer: markdown_render.MarkdownRenderer, path: str) -> str:
+    """HTML of one file's body; ContentError naming the file when it is too costly to convert
+    (collect refuses such a file first: this holds if it changed in between)."""
+    text = read_body(Path(path))
+    try:
+        return renderer.convert(text)
+    except markdown_render.ConversionRefusedError as exc:
+        raise ContentError(path, exc.motivo) from exc
 
 
 def _bodies(paths: list[str], workers: Workers) -> Generator[str, None, None]:
@@ -122,7 +139,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
-    ctx = collect(root, config, state, workers)
+    ctx = collect(root, config, state, workers, isolar=not strict)
+    report.recusados = ctx.recusas
     report.avisos += ctx.avisos
     assets = collect_assets(root)
     env = make_environment(root, assets, config.fuso_horario, report.avisos)
@@ -171,12 +189,17 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 links = internal_links(data.decode("utf-8")) if has_links else ()
                 records[artifact.path] = OutputRecord(key, digest, len(data), links)
                 report.renderizados.append(artifact.path)
+        stale = sorted(set(previous) - set(records))
+        if ctx.recusas:
+            # A refused check keeps its last published page, and whatever else would go with it:
+            # nothing is deleted until the content is whole again (the next build removes it then).
+            records.update((rel, previous[rel]) for rel in stale)
+            stale = []
         report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
         if strict and report.avisos:
             raise StrictModeError(
                 "modo estrito: o build tem avisos:\n" + "\n".join(f"  - {a}" for a in report.avisos)
             )
-        stale = sorted(set(previous) - set(records))
     except BaseException:
         workers.close()  # they may still be reading: stopped before the staging is removed
         writer.abort()

@@ -31,7 +31,12 @@ def register(sub: Any) -> None:
         help="gera o site estático a partir de content/ e data/",
         description="Gera o site em public/ (ou --saida). Só renderiza o que mudou desde o último build.",
     )
-    parser.add_argument("--strict", action="store_true", help="falha se houver qualquer aviso")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="falha se houver qualquer aviso ou checagem com erro (sem ele, a checagem com erro fica de fora "
+        "e a última versão publicada dela continua no ar)",
+    )
     parser.add_argument("--saida", type=Path, default=DEFAULT_OUTPUT, help="pasta de saída (padrão: public/)")
     parser.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
     parser.set_defaults(func=run_build)
@@ -52,5 +57,14 @@ def run_build(args: argparse.Namespace) -> int:
         print(f"build interrompido anteriormente: {RECOVERY[report.recuperacao]}", file=sys.stderr)
     for warning in report.avisos:
         print(f"aviso: {warning}", file=sys.stderr)
+    for problem in report.recusados:
+        print(f"erro: {problem}", file=sys.stderr)
     print(report.resumo())
+    if report.recusados:
+        print(
+            "checagens com erro ficaram de fora deste build: a última versão publicada de cada uma continua "
+            "no ar; o resto do site (projeção, debates, as outras checagens) foi refeito.",
+            file=sys.stderr,
+        )
+        return 1
     return 0

@@ -16,11 +16,12 @@ from typing import Any
 
 from site_builder import debates, projecao
 from site_builder.config import SiteConfig
-from site_builder.conteudo import regras
+from site_builder.conteudo import regras, texto_seguro
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
+from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
-from site_builder.errors import BuildError
+from site_builder.errors import BuildError, ContentError
 from site_builder.markdown_render import MarkdownRenderer
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
@@ -29,14 +30,25 @@ from site_builder.workers import Workers, chunks
 
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
+PASTA_CHECAGENS = "content/checagens/"
 
 
 def _stem(rel: str) -> str:
     return rel.rsplit("/", 1)[-1].rsplit(".", 1)[0]
 
 
+def _page_meta(text: str, path: str) -> dict[str, Any]:
+    """The front matter of a section or methodology page, whose body must convert in bounded time
+    (a check's body is judged by the content rules)."""
+    meta, body = split_front_matter(text, path)
+    if excesso := texto_seguro.conversao_excessiva(body):
+        linha = text[: len(text) - len(body)].count("\n") + excesso[0]
+        raise ContentError(path, excesso[1], linha)
+    return meta
+
+
 def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
-    parsed = reader.markdown(path)
+    parsed = reader.parse(path, _page_meta)
     if parsed is None:
         return None
     meta, fonte = parsed
@@ -182,6 +194,7 @@ def _checks_read(
             outcome = next(fresh)
             if isinstance(outcome, Recusa):
                 reader.erros.append(outcome.mensagem)
+                reader.recusas.append(outcome.mensagem)
                 continue
             entry, checagem = outcome
             reader.remember(fonte, entry)
@@ -206,6 +219,7 @@ def _checagens(
             continue
         if entry["problemas"]:
             reader.erros += entry["problemas"].split("\n")
+            reader.recusas += entry["problemas"].split("\n")
         if status is None:  # unreadable
             continue
         check = _summary(entry, fonte)
@@ -214,7 +228,13 @@ def _checagens(
             reader.avisos += [f"{p} (checagem não publicada)" for p in entry["aprovacao"].split("\n")]
         if regras.publicavel(status, bool(entry["problemas"]), bool(entry["aprovacao"])):
             publicaveis.append(check)
-    reader.erros += [str(p) for p in regras.regras_do_conjunto(lidas, candidatos)]
+    recusadas: set[str] = set()  # files a rule across files refuses
+    for problema in regras.regras_do_conjunto(lidas, candidatos):
+        reader.erros.append(str(problema))
+        if problema.arquivo.startswith(PASTA_CHECAGENS):
+            reader.recusas.append(str(problema))
+            recusadas.add(problema.arquivo)
+    publicaveis = [c for c in publicaveis if c.fonte is None or c.fonte.caminho not in recusadas]
     publicaveis.sort(key=_publication_order, reverse=True)
     return publicaveis
 
@@ -241,8 +261,8 @@ def _copias(reader: Reader, checagens: list[ChecagemResumo]) -> tuple[CopiaArqui
                     listings[folder] = frozenset(os.listdir(f"{reader.root}/{folder}"))  # noqa: PTH208
                 except OSError:
                     listings[folder] = frozenset()
-            if name not in listings[folder]:
-                continue
+            if name not in listings[folder] or os.path.islink(f"{reader.root}/{origem}"):  # noqa: PTH114
+                continue  # a link is never followed: `regras.entradas_proibidas` reports it
             fonte = reader.binary(origem)
             if fonte is not None:
                 saida = "arquivo/" + origem.removeprefix(regras.PASTA_COPIAS)
@@ -251,18 +271,28 @@ def _copias(reader: Reader, checagens: list[ChecagemResumo]) -> tuple[CopiaArqui
 
 
 def _files(root: Path, folder: str, suffix: str) -> list[str]:
-    """Files of one content folder as paths relative to `root`, sorted by name."""
+    """Files of one content folder as paths relative to `root`, sorted by name; symlinks and
+    hidden files are left out (`regras.entradas_proibidas` reports them)."""
     try:
-        names = sorted(os.listdir(root / folder))  # noqa: PTH208 - names, not Path objects, for speed
-    except FileNotFoundError:
+        with os.scandir(root / folder) as it:
+            names = sorted(e.name for e in it if not e.is_symlink() and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
         return []
     return [f"{folder}/{name}" for name in names if name.endswith(suffix)]
 
 
-def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers) -> SiteContext:
+def collect(
+    root: Path, config: SiteConfig, cache: BuildState, workers: Workers, *, isolar: bool = False
+) -> SiteContext:
     """Read every content file under `root` (the checks with `workers`); raise BuildError listing
-    all problems found."""
+    all problems found.
+
+    `isolar`: a problem that refuses one check file only (its rules, a repeated id, an unreadable
+    file) leaves that check out instead, listed in `SiteContext.recusas` (the build keeps its last
+    published page); every other problem still raises.
+    """
     reader = Reader(root, config, cache)
+    reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
         path = f"content/secoes/{name}.md"
@@ -282,12 +312,14 @@ def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers)
     editores = _editores(reader)
     completas: dict[str, Checagem] = {}
     checagens = _checagens(reader, candidatos, _checks_read(reader, editores, completas, workers))
-    if reader.erros:
+    isoladas = set(reader.recusas) if isolar else set()
+    if any(e not in isoladas for e in reader.erros):
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    lidos = len(reader.erros)
     projecoes = projecao.collect(reader, [c.nome for c in candidatos.values()])
     debate_pages = debates.collect(reader)
-    if reader.erros:
-        raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros))
+    if len(reader.erros) > lidos:
+        raise BuildError("dados inválidos:\n" + "\n".join(f"  - {e}" for e in reader.erros[lidos:]))
     copias = _copias(reader, checagens)
     return SiteContext(
         config=config,
@@ -303,4 +335,5 @@ def collect(root: Path, config: SiteConfig, cache: BuildState, workers: Workers)
         raiz=root,
         completas=completas,
         editores=editores[0],
+        recusas=list(reader.erros),
     )

@@ -9,7 +9,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from site_builder.ao_vivo import INTERVALO_S
-from site_builder.errors import ConfigError
+from site_builder.conteudo.frontmatter import ler_toml, normalizar_linhas
+from site_builder.errors import ConfigError, ContentError
 
 CONFIG_FILE = Path("content") / "site.toml"
 
@@ -90,11 +91,13 @@ def load_config(root: Path) -> tuple[SiteConfig, list[str]]:
     """Read and validate `content/site.toml`; return (config, warnings) or raise ConfigError."""
     path = root / CONFIG_FILE
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        raw = ler_toml(normalizar_linhas(path.read_text(encoding="utf-8")), str(CONFIG_FILE))
     except FileNotFoundError as exc:
         raise ConfigError(f"configuração não encontrada: {path}") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: TOML inválido: {exc}") from exc
+    except ContentError as exc:  # nested too deep, too large: named with its line
+        raise ConfigError(str(exc)) from exc
     config, errors, warnings = validate_config(raw)
     if config is None:
         raise ConfigError("; ".join(errors))

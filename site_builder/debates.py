@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from site_builder import ao_vivo, cores, jsonld, share_image
 from site_builder.artifact import Artifact, raw, w3c
 from site_builder.br_format import data_hora, iso_utc, plural
+from site_builder.conteudo.frontmatter import aninhamento_excessivo
 from site_builder.conteudo.registros import Fonte
 from site_builder.reader import Reader, fingerprint
 
@@ -135,6 +136,8 @@ def _toml(data: bytes) -> Any:
         return tomllib.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         return ValueError(f"TOML inválido ({exc})")
+    except RecursionError:  # tomllib recurses once per level of nested lists and tables
+        return ValueError(f"TOML inválido ({aninhamento_excessivo()})")
 
 
 def _debate(reader: Reader, nome: str) -> DebatePagina | None:

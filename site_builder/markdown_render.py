@@ -7,9 +7,24 @@ import xml.etree.ElementTree as ET
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
-from site_builder.conteudo.texto_seguro import url_proibida
+from site_builder.conteudo.texto_seguro import conversao_excessiva, url_proibida
 
 EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
+
+
+class ConversionRefusedError(ValueError):
+    """A document whose conversion would not end in bounded time (`conversao_excessiva`): its
+    line and the Portuguese reason, for the caller to name the file."""
+
+    def __init__(self, linha: int, motivo: str) -> None:
+        super().__init__(motivo)
+        self.linha = linha
+        self.motivo = motivo
+
+
+def _guard(text: str) -> None:
+    if excesso := conversao_excessiva(text):
+        raise ConversionRefusedError(*excesso)
 
 
 class _UnsafeUrlRemover(Treeprocessor):
@@ -92,7 +107,8 @@ class MarkdownRenderer:
         self._addresses: list[str] = []
 
     def convert(self, text: str) -> str:
-        """HTML for one Markdown document."""
+        """HTML for one Markdown document; ConversionRefusedError for one too costly to convert."""
+        _guard(text)
         self._md.reset()
         return self._md.convert(text)
 
@@ -102,7 +118,9 @@ class MarkdownRenderer:
         The page's conversion up to its element tree, without what only shapes the output
         (emphasis, line breaks, entities, indentation, serializing): the content rules read
         every check's links at each cold build, and this is most of the cost of reading a check.
+        ConversionRefusedError for a document too costly to convert.
         """
+        _guard(text)
         if self._links is None:
             self._links = _markdown()
             for name in NOT_LINKS:

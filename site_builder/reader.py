@@ -29,6 +29,8 @@ class Reader:
     fontes: list[Fonte] = field(default_factory=list)
     erros: list[str] = field(default_factory=list)
     avisos: list[str] = field(default_factory=list)
+    # The errors of `erros` that refuse one check file only (the file is left out of the build).
+    recusas: list[str] = field(default_factory=list)
 
     def parse(self, path: str, parser: Callable[[str, str], Any]) -> tuple[Any, Fonte] | None:
         """Read and parse one source (or take both from the cache); None after recording an error."""

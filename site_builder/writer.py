@@ -12,7 +12,8 @@
   killed build could not save).
 - Renames go in tiers (`site_builder.tiers`, the publisher's order too): assets, then data, then
   pages, then indexes (sitemap, feeds), so a page is never in place before what it links;
-  deletions go last.
+  within a tier, new files before changed ones (a changed listing links to a new check page,
+  never the other way round); deletions go last.
 """
 
 from __future__ import annotations
@@ -64,9 +65,10 @@ class Journal:
         return json.dumps(data, ensure_ascii=False, indent=0).encode("utf-8")
 
 
-def commit_order(rel: str) -> tuple[int, str]:
-    """Sort key of a rename: the publish tier first (assets before pages), then the path."""
-    return (int(tier_of(rel)), rel)
+def commit_order(rel: str, new: bool = False) -> tuple[int, int, str]:
+    """Sort key of a rename: the publish tier first (assets before pages), then new files before
+    changed ones (what a changed page may newly link to), then the path."""
+    return (int(tier_of(rel)), 0 if new else 1, rel)
 
 
 @dataclass
@@ -78,6 +80,7 @@ class StagedWriter:
     claimed: set[str] = field(default_factory=set)
     staged: dict[str, Path] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
+    new: set[str] = field(default_factory=set)  # staged paths the output folder does not hold yet
 
     def claim(self, rel: str) -> None:
         """Reserve an output path; a second claim of the same path is an error."""
@@ -89,6 +92,7 @@ class StagedWriter:
         try:
             actual_size = target.stat().st_size
         except FileNotFoundError:
+            self.new.add(rel)
             return False
         if actual_size != size:
             return False
@@ -116,7 +120,8 @@ class StagedWriter:
         The staging folder (and its journal) stays until `finish`: call it once the build's
         `state` is saved.
         """
-        moves = [(self.staged[rel].name, rel) for rel in sorted(self.staged, key=commit_order)]
+        order = sorted(self.staged, key=lambda rel: commit_order(rel, rel in self.new))
+        moves = [(self.staged[rel].name, rel) for rel in order]
         journal = Journal(moves, sorted(delete), str(state))
         staging = self.root / STAGING_DIR
         staging.mkdir(parents=True, exist_ok=True)
@@ -132,6 +137,7 @@ class StagedWriter:
     def abort(self) -> None:
         """Remove every staged file; the output folder is as before the build."""
         self.staged.clear()
+        self.new.clear()
         remove_staging(self.root)
 
 

@@ -65,7 +65,9 @@ def _pasta(raiz: Path, pasta: str, sufixo: str) -> list[_Arquivo]:
 def _alvos(raiz: Path, caminhos: Sequence[Path]) -> list[_Arquivo]:
     alvos: list[_Arquivo] = []
     for caminho in caminhos:
-        if caminho.is_dir():
+        if caminho.is_symlink():
+            alvos.append(_Arquivo(_rel(raiz, caminho.parent) + "/" + caminho.name, caminho))
+        elif caminho.is_dir():
             files = sorted(p for p in caminho.iterdir() if p.suffix in (".md", ".toml") and p.is_file())
             alvos += [_Arquivo(_rel(raiz, p), p) for p in files]
         elif caminho.is_file():
@@ -91,6 +93,10 @@ def ler_editores(raiz: Path) -> tuple[Registro, list[regras.Problema]]:
 
 
 def _ler(arquivo: _Arquivo) -> tuple[str, Fonte] | regras.Problema:
+    if arquivo.path.is_symlink():  # never followed: it may point outside the project
+        return regras.Problema(arquivo.rel, "", regras.LINK_SIMBOLICO)
+    if arquivo.path.name.startswith("."):
+        return regras.Problema(arquivo.rel, "", regras.OCULTO)
     try:
         if (tamanho := arquivo.path.stat().st_size) > 4 * MAX_ARQUIVO:  # more characters than allowed
             return regras.Problema(arquivo.rel, "", regras.grande_demais(tamanho))
@@ -151,13 +157,16 @@ def validar(
             checagens.append(checagem)
             if checagem.status != "rascunho":
                 problemas += regras.copias_ausentes(str(raiz), checagem)
-    problemas += regras.regras_do_conjunto(checagens, candidatos)
+    problemas += regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
     alvos_texto = {r: t for r, t in textos.items() if r in nomes_alvo}
     commit = _commit_base(raiz, base, resultado) if alvos_texto or not caminhos else None
     rev = base or "HEAD"
     if commit is not None:
         problemas += _correcoes(raiz, commit, rev, alvos_texto)
     resultado.problemas = [p for p in problemas if p.arquivo in nomes_alvo]
+    proibidas = regras.entradas_proibidas(str(raiz))
+    if not caminhos:
+        resultado.problemas += [p for p in proibidas if p not in resultado.problemas]
     if commit is not None and not caminhos:
         resultado.problemas += _apagadas(raiz, commit, rev, checagens)
     resultado.checagens = sum(1 for a in alvos if a.rel.endswith(".md"))

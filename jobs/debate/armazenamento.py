@@ -24,6 +24,7 @@ from typing import Any
 
 from jobs.debate.confianca import Medidas
 from jobs.debate.confianca import de_json as medidas_de_json
+from site_builder.conteudo.frontmatter import aninhamento_excessivo
 
 PAPEIS = ("candidato", "moderador", "jornalista", "eleitor")
 PAPEIS_QUE_PERGUNTAM = ("moderador", "jornalista", "eleitor")
@@ -138,6 +139,8 @@ def ler_toml(caminho: Path) -> dict[str, Any]:
         raise ErroDebate(f"{caminho}: arquivo não encontrado") from exc
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise ErroDebate(f"{caminho}: TOML inválido: {exc}") from exc
+    except RecursionError as exc:  # tomllib recurses once per level of nested lists and tables
+        raise ErroDebate(f"{caminho}: TOML inválido: {aninhamento_excessivo()}") from exc
 
 
 def ler_debate(pasta: Path) -> Debate:

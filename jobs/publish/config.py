@@ -30,7 +30,7 @@ class PublishConfig:
     endpoint: str = ""  # S3 endpoint URL; "" = AWS itself
     regiao: str = "us-east-1"
     bucket: str = ""
-    prefixo: str = ""  # key prefix inside the bucket, e.g. "site/"
+    prefixo: str = ""  # key prefix inside the bucket, e.g. "site/" ("site" is read as "site/")
     perfil: str = ""  # AWS profile name; "" = boto3's default credential chain
     enderecamento: str = "auto"  # S3 addressing style: auto | path | virtual
     paralelo: int = 8  # uploads in flight at once
@@ -48,6 +48,9 @@ class PublishConfig:
     cdn_max_caminhos: int = 10  # invalidation paths are collapsed to at most this many
 
     def __post_init__(self) -> None:
+        # A prefix names a folder of the bucket: without its slash, `404.html` would go to `site404.html`.
+        if self.prefixo and not self.prefixo.endswith("/"):
+            object.__setattr__(self, "prefixo", self.prefixo + "/")
         problems = validate_publish_config(self)
         if problems:
             raise ConfigSectionError("[publicar]: " + "; ".join(problems))
@@ -68,6 +71,8 @@ def validate_publish_config(cfg: PublishConfig) -> list[str]:
         problems.append(f"'enderecamento' deve ser um de {', '.join(ENDERECAMENTOS)}")
     if cfg.prefixo.startswith("/"):
         problems.append("'prefixo' não pode começar com '/'")
+    elif cfg.prefixo and any(part in ("", ".", "..") for part in cfg.prefixo[:-1].split("/")):
+        problems.append("'prefixo' deve ser um caminho de pastas, como \"site/\" (sem '//', '.' ou '..')")
     for name in ("paralelo", "cdn_max_caminhos"):
         if getattr(cfg, name) < 1:
             problems.append(f"'{name}' deve ser pelo menos 1")

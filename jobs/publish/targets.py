@@ -15,6 +15,7 @@ from jobs.publish.config import PublishConfig
 from jobs.publish.kinds import Headers
 
 MD5_ETAG = re.compile(r"^[0-9a-f]{32}$")
+TEMP_NAME = re.compile(r"^\..+\.tmp-\d+-\d+$")  # `FolderTarget.put`'s temp file, left by a killed publish
 S3_DELETE_BATCH = 1000  # the most keys one DeleteObjects request takes
 
 
@@ -58,8 +59,9 @@ def is_hidden(rel: str) -> bool:
     return any(part.startswith(".") and part != ".well-known" for part in rel.split("/"))
 
 
-def walk_files(base: Path) -> Iterator[tuple[str, os.stat_result]]:
-    """Every visible file under `base` as (relative POSIX path, stat), hidden paths skipped.
+def walk_files(base: Path, leftovers: list[str] | None = None) -> Iterator[tuple[str, os.stat_result]]:
+    """Every visible file under `base` as (relative POSIX path, stat), hidden paths skipped; the
+    temp files a killed `FolderTarget.put` left go into `leftovers` (when given) by full path.
 
     os.scandir with relative paths built by hand: a site has a folder per page, and os.walk +
     relpath costs several times more on 10,000 folders.
@@ -70,6 +72,12 @@ def walk_files(base: Path) -> Iterator[tuple[str, os.stat_result]]:
         with os.scandir(path) as entries:
             for entry in entries:
                 if entry.name.startswith(".") and entry.name != ".well-known":
+                    if (
+                        leftovers is not None
+                        and TEMP_NAME.match(entry.name)
+                        and entry.is_file(follow_symlinks=False)
+                    ):
+                        leftovers.append(entry.path)
                     continue
                 rel = f"{rel_dir}{entry.name}"
                 if entry.is_dir(follow_symlinks=False):
@@ -95,13 +103,18 @@ class FolderTarget:
         return True
 
     def list_objects(self) -> dict[str, RemoteObject]:
-        """Every visible file under the folder; the ETag is size and mtime (nothing is read)."""
+        """Every visible file under the folder; the ETag is size and mtime (nothing is read).
+        Temp files a killed publish left are removed (publishes hold the project lock)."""
         if not self.root.is_dir():
             return {}
-        return {
+        leftovers: list[str] = []
+        found = {
             rel: RemoteObject(st.st_size, f"{st.st_size}-{st.st_mtime_ns}", None)
-            for rel, st in walk_files(self.root)
+            for rel, st in walk_files(self.root, leftovers)
         }
+        for path in leftovers:
+            Path(path).unlink(missing_ok=True)
+        return found
 
     def put(self, key: str, data: bytes, md5: str, headers: Headers) -> str:
         """Write the file atomically (temp file beside it + rename)."""
@@ -161,7 +174,10 @@ class S3Target:
         return found
 
     def put(self, key: str, data: bytes, md5: str, headers: Headers) -> str:
-        """PUT the object with its headers; Content-MD5 makes the store verify the bytes."""
+        """PUT the object with its headers; Content-MD5 makes the store verify the bytes, and what
+        it answers is checked: an ETag that is not the body's MD5 (a store or proxy that answered
+        200 but kept other bytes, or an ETag that is no MD5: multipart, SSE-KMS) makes a HEAD
+        compare the stored size and ETag. OSError when the object is not what was sent."""
         answer = self.client.put_object(
             Bucket=self.bucket,
             Key=self.prefix + key,
@@ -170,7 +186,21 @@ class S3Target:
             CacheControl=headers.cache_control,
             ContentMD5=base64.b64encode(bytes.fromhex(md5)).decode("ascii"),
         )
-        return str(answer["ETag"]).strip('"')
+        etag = str(answer.get("ETag", "")).strip('"')
+        if etag == md5:
+            return etag
+        try:
+            stored = self.client.head_object(Bucket=self.bucket, Key=self.prefix + key)
+        except Exception as exc:  # botocore's ClientError and connection errors alike
+            raise OSError(f"o bucket aceitou {key}, mas o objeto não está lá ({exc})") from exc
+        stored_etag = str(stored.get("ETag", "")).strip('"')
+        size = stored.get("ContentLength")
+        if size != len(data) or (MD5_ETAG.match(stored_etag) and stored_etag != md5):
+            raise OSError(
+                f"o bucket aceitou {key}, mas guardou outro conteúdo ({size} bytes, "
+                f"ETag {stored_etag or '?'}; enviados {len(data)} bytes, MD5 {md5})"
+            )
+        return stored_etag
 
     def delete(self, keys: list[str]) -> None:
         """DeleteObjects in batches; a key the store refuses to delete is an error."""

@@ -16,7 +16,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
+from site_builder.conteudo.frontmatter import ler_toml, normalizar_linhas
 from site_builder.conteudo.texto_seguro import html_bruto
+from site_builder.errors import ContentError
 
 ARQUIVO = "content/editores.toml"
 CAMPOS = frozenset({"id", "nome", "github", "apelidos"})
@@ -98,9 +100,11 @@ def ler_registro(texto: str) -> tuple[Registro, list[tuple[str, str]]]:
     registro = Registro()
     problemas: list[tuple[str, str]] = []
     try:
-        dados = tomllib.loads(texto)
+        dados = ler_toml(normalizar_linhas(texto), ARQUIVO)
     except tomllib.TOMLDecodeError as exc:
         return registro, [("", f"TOML inválido: {exc}")]
+    except ContentError as exc:
+        return registro, [("", f"{exc.line}: {exc.problem}" if exc.line else exc.problem)]
     for chave_extra in sorted(set(dados) - {"editores"}):
         problemas.append((chave_extra, "campo desconhecido (use blocos [[editores]])"))
     lista = dados.get("editores", [])

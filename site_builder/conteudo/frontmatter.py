@@ -17,9 +17,15 @@ from site_builder.errors import ContentError
 DELIMITER = "+++"
 
 
+def normalizar_linhas(text: str) -> str:
+    """`text` with Windows line endings (CRLF) as Unix ones: an editor on Windows saves a file
+    that reads, builds and shows line numbers exactly as the same file saved elsewhere."""
+    return text.replace("\r\n", "\n")
+
+
 def _split(text: str, path: str) -> tuple[str, str]:
     """(TOML header, Markdown body) of a content file; ContentError when the delimiters are wrong."""
-    text = text.removeprefix("\ufeff")
+    text = normalizar_linhas(text.removeprefix("\ufeff"))
     lines = text.split("\n")
     if lines[0].strip() != DELIMITER:
         raise ContentError(path, f"o arquivo deve começar com uma linha '{DELIMITER}' (front matter em TOML)")
@@ -45,11 +51,76 @@ def parse_front_matter(text: str, path: str) -> dict[str, Any]:
     field) when malformed."""
     header, _body = _split(text, path)
     try:
-        meta: dict[str, Any] = _to_utc(tomllib.loads(header))
+        meta: dict[str, Any] = _to_utc(ler_toml(header, path, HEADER_OFFSET))
     except tomllib.TOMLDecodeError as exc:
         linha, campo, problema = erro_toml(exc, header)
         raise ContentError(path, problema, linha + HEADER_OFFSET if linha else 0, campo) from exc
     return meta
+
+
+MAX_ANINHAMENTO = 32  # levels of lists and inline tables inside one another; a real file uses 2
+_ABRE = frozenset("[{")
+_FECHA = frozenset("]}")
+
+
+def linha_aninhada_demais(toml: str, limite: int = MAX_ANINHAMENTO) -> int:
+    """The line (from 1) where lists and inline tables of `toml` nest deeper than `limite`, 0 when
+    they do not: a linear scan that skips strings and comments, run before parsing (the standard
+    library's parser recurses once per level, and a few hundred levels exhaust Python's stack)."""
+    depth, linha, i, fim = 0, 1, 0, len(toml)
+    while i < fim:
+        c = toml[i]
+        if c == "\n":
+            linha += 1
+        elif c == "#":
+            fim_da_linha = toml.find("\n", i)
+            i = fim if fim_da_linha < 0 else fim_da_linha
+            continue
+        elif c in "\"'":
+            delim = c * 3 if toml.startswith(c * 3, i) else c
+            j = i + len(delim)
+            while j < fim and not toml.startswith(delim, j):
+                if toml[j] == "\n":
+                    if len(delim) == 1:
+                        break  # an unclosed one-line string: the parser reports it
+                    linha += 1
+                j += 2 if c == '"' and toml[j] == "\\" else 1
+            i = j + len(delim)
+            continue
+        elif c in _ABRE:
+            depth += 1
+            if depth > limite:
+                return linha
+        elif c in _FECHA:
+            depth = max(depth - 1, 0)
+        i += 1
+    return 0
+
+
+def ler_toml(toml: str, path: str, offset: int = 0) -> dict[str, Any]:
+    """`tomllib.loads(toml)` for the file `path` (where `toml` starts after `offset` lines):
+    ContentError naming the file and line for nesting deeper than `MAX_ANINHAMENTO`, checked
+    first; tomllib's own errors are left to the caller, which words them."""
+    if len(toml) > MAX_TOML:
+        raise ContentError(
+            path,
+            f"o TOML tem {len(toml)} caracteres, acima do limite de {MAX_TOML}; "
+            "um arquivo real cabe com folga",
+        )
+    if linha := linha_aninhada_demais(toml):
+        raise ContentError(path, aninhamento_excessivo(), linha + offset)
+    try:
+        return tomllib.loads(toml)
+    except RecursionError as exc:  # the scan above is stricter; this is only a second line
+        raise ContentError(path, aninhamento_excessivo()) from exc
+
+
+def aninhamento_excessivo() -> str:
+    """The message for TOML nested deeper than `MAX_ANINHAMENTO` levels."""
+    return (
+        f"listas ou tabelas umas dentro das outras em mais de {MAX_ANINHAMENTO} níveis; "
+        "o arquivo não foi lido (um arquivo real usa dois ou três)"
+    )
 
 
 # The header's first line is the file's second: the opening `+++` comes before it.
@@ -61,6 +132,11 @@ _DATE = re.compile(r"=\s*\d{4}-")
 _KEY = re.compile(r"""^\s*(?P<key>[A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*[.=]""")
 _TABLE = re.compile(r"^\s*(?P<open>\[\[?)\s*(?P<name>[A-Za-z0-9_.-]+)")
 _LOOKBACK = 200  # lines scanned back for a statement's start (a header is a few dozen lines)
+# Characters of TOML one file may hold: a real front matter has a few thousand, the editors'
+# registry a few hundred per person. tomllib reads some 10,000 characters per 50 ms here, and
+# locating an error parses prefixes again: both bounded by this and by `_LOOKBACK_CHARS`.
+MAX_TOML = 64 * 1024
+_LOOKBACK_CHARS = 16 * MAX_TOML  # characters parsed again, in all, to locate one error
 DATA_INVALIDA = "data inválida: use o formato 2026-10-12 ou 2026-10-12T14:30:00-03:00, sem aspas"
 # tomllib's messages (Python 3.11+) in the desk's words; the first matching prefix wins.
 _MESSAGES = (
@@ -114,7 +190,7 @@ def erro_toml(exc: tomllib.TOMLDecodeError, toml: str) -> tuple[int, str, str]:
 def _parses(lines: list[str]) -> bool:
     try:
         tomllib.loads("\n".join(lines))
-    except tomllib.TOMLDecodeError:
+    except (tomllib.TOMLDecodeError, RecursionError):
         return False
     return True
 
@@ -122,7 +198,11 @@ def _parses(lines: list[str]) -> bool:
 def _statement_start(lines: list[str], noticed: int) -> int:
     """The first line of the statement that holds line `noticed` (1-based): the line after the
     longest prefix that still parses, skipping blank lines and comments."""
+    budget = _LOOKBACK_CHARS
     for kept in range(min(noticed, len(lines)) - 1, max(noticed - 1 - _LOOKBACK, -1), -1):
+        budget -= sum(len(line) + 1 for line in lines[:kept])
+        if budget < 0:
+            break
         if _parses(lines[:kept]):
             start = kept
             while start < noticed - 1 and (not lines[start].strip() or lines[start].lstrip().startswith("#")):

@@ -26,7 +26,14 @@ from urllib.parse import urlsplit
 from site_builder import markdown_render
 from site_builder.conteudo import texto_seguro
 from site_builder.conteudo.editores import Registro, identificar
-from site_builder.conteudo.frontmatter import erro_toml, linha_do_campo, linha_no_arquivo, split_front_matter
+from site_builder.conteudo.frontmatter import (
+    erro_toml,
+    ler_toml,
+    linha_do_campo,
+    linha_no_arquivo,
+    normalizar_linhas,
+    split_front_matter,
+)
 from site_builder.conteudo.registros import (
     Candidato,
     Checagem,
@@ -66,6 +73,12 @@ RESULTADOS_CONTESTACAO = {"mantida": "veredito mantido", "corrigida": "checagem 
 # ClaimReview `claimReviewed` must be short (Google: "try to keep this less than 75 characters").
 MAX_AFIRMACAO = 120
 PASTA_COPIAS = "data/redes/"  # archived copies written by `eleicoes redes capturar`
+PASTA_CONTEUDO = "content"  # what editors write
+LINK_SIMBOLICO = (
+    "é um link simbólico: o site só publica arquivos que estão no próprio projeto; "
+    "coloque aqui o próprio arquivo, não um link para ele"
+)
+OCULTO = "arquivo ou pasta oculta (o nome começa com '.'): o site não a publica; apague-a ou renomeie-a"
 SLUGS_RESERVADOS = ("correcoes", "candidatos", "veredito", "tema")  # other pages live under /checagens/
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -158,18 +171,44 @@ def texto_invalido(valor: str) -> str | None:
     return None
 
 
+_PORTAS = {"http": 80, "https": 443}
+_IP_EM_OUTRA_FORMA = re.compile(r"^(?:0x[0-9a-f]*|[0-9]+)(?:\.(?:0x[0-9a-f]*|[0-9]*))*$", re.IGNORECASE)
+
+
 def url_publica(valor: str) -> str | None:
-    """Why `valor` is not an absolute public http(s) address, or None."""
+    """Why `valor` is not an absolute public http(s) address, or None.
+
+    Public: http or https; a host that is a domain name (its last label not a number) or a
+    global IP address written in full; no user or password before the host (`https://ibge.gov.br@
+    golpe.example/` goes to golpe.example); no port but the scheme's own (80, 443). Browsers read
+    `127.1`, `0x7f.1` and `2130706433` as 127.0.0.1: any such short or hexadecimal form is refused.
+    """
     if any(c.isspace() for c in valor):
         return "o endereço não pode ter espaços"
     parts = urlsplit(valor)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    if parts.scheme not in _PORTAS or not parts.hostname:
         return "use um endereço completo, começando com https:// (ou http://)"
-    host = parts.hostname
+    if "@" in parts.netloc:
+        return "o endereço não pode ter usuário ou senha antes do nome do site (o que vem antes de '@')"
+    if problema := _host_publico(parts.hostname.rstrip(".")):
+        return problema
+    try:
+        porta = parts.port
+    except ValueError:
+        return "número de porta inválido no endereço"
+    if porta is not None and porta != _PORTAS[parts.scheme]:
+        return f"o endereço não pode indicar a porta {porta}: use o endereço público do site, sem ':{porta}'"
+    return None
+
+
+def _host_publico(host: str) -> str | None:
+    """Why `host` is not a public host name or global IP address written in full, or None."""
     try:
         address = ipaddress.ip_address(host)
     except ValueError:
-        if host == "localhost" or host.endswith(".local") or "." not in host:
+        if _IP_EM_OUTRA_FORMA.match(host) or host.rsplit(".", 1)[-1].isdigit():
+            return f"'{host}' não é um endereço público (é um número de IP escrito de forma abreviada)"
+        if host == "localhost" or host.endswith((".local", ".localhost")) or "." not in host:
             return f"'{host}' não é um endereço público"
         return None
     if not address.is_global:
@@ -292,6 +331,8 @@ def caminho_copia_invalido(caminho: str) -> str | None:
         return f"a cópia arquivada deve estar em {PASTA_COPIAS} (é onde 'eleicoes redes capturar' a grava)"
     if not SLUG_CAMINHO.match(caminho):
         return "use só letras sem acento, números, '.', '_', '-' e '/' no caminho"
+    if any(parte.startswith(".") for parte in path.parts):
+        return "a cópia não pode estar em arquivo ou pasta oculta (nome começando com '.')"
     return None
 
 
@@ -592,6 +633,7 @@ def ler_checagem(
     arquivo = fonte.caminho
     if len(texto) > texto_seguro.MAX_ARQUIVO:
         return ChecagemLida(None, (Problema(arquivo, "", grande_demais(len(texto))),))
+    texto = normalizar_linhas(texto)  # what the lines below count: the body's offset, fields' lines
     try:
         meta, corpo = split_front_matter(texto, arquivo)
     except ContentError as exc:
@@ -736,8 +778,11 @@ def ler_candidato(texto: str, fonte: Fonte) -> CandidatoLido:
     identificador = arquivo.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if len(texto) > texto_seguro.MAX_ARQUIVO:
         return CandidatoLido(None, (Problema(arquivo, "", grande_demais(len(texto))),))
+    texto = normalizar_linhas(texto)
     try:
-        meta = tomllib.loads(texto)
+        meta = ler_toml(texto, arquivo)
+    except ContentError as exc:
+        return CandidatoLido(None, (Problema(arquivo, "", exc.problem, exc.line),))
     except tomllib.TOMLDecodeError as exc:
         linha, campo, mensagem = erro_toml(exc, texto)
         return CandidatoLido(None, (Problema(arquivo, campo, mensagem, linha),))
@@ -799,8 +844,13 @@ def lida_publicavel(lida: ChecagemLida) -> bool:
     )
 
 
-def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, object]) -> list[Problema]:
-    """Rules that need every file: known candidate, unique id, unique address."""
+def regras_do_conjunto(
+    checagens: Sequence[_Chave], candidatos: Mapping[str, object], espelhar: bool = False
+) -> list[Problema]:
+    """Rules that need every file: known candidate, unique id, unique address. A repeated id or
+    address is a problem of the later file, naming the earlier one (which stays published);
+    `espelhar` (validar) also gives the earlier file a problem naming the later one, so validating
+    either file alone finds the pair."""
     problemas = []
     ids: dict[str, str] = {}
     slugs: dict[str, str] = {}
@@ -811,14 +861,48 @@ def regras_do_conjunto(checagens: Sequence[_Chave], candidatos: Mapping[str, obj
         if c.id:
             if c.id in ids:
                 problemas.append(Problema(where, "id", f"'{c.id}' já é usado por {ids[c.id]}"))
+                if espelhar:
+                    problemas.append(Problema(ids[c.id], "id", f"'{c.id}' também é usado por {where}"))
             else:
                 ids[c.id] = where
         if c.status != "rascunho":
             if c.slug in slugs:
                 problemas.append(Problema(where, "slug", f"'{c.slug}' já é usado por {slugs[c.slug]}"))
+                if espelhar:
+                    problemas.append(
+                        Problema(slugs[c.slug], "slug", f"'{c.slug}' também é usado por {where}")
+                    )
             else:
                 slugs[c.slug] = where
     return problemas
+
+
+def entradas_proibidas(raiz: str) -> list[Problema]:
+    """Symlinks and hidden files or folders under `content/` and the archived copies' folder
+    (issue 22: a symlinked copy made the build publish a file from outside the project), found
+    without following any link; a hidden folder or a link is reported, not entered."""
+    problemas = []
+    pendentes = [PASTA_CONTEUDO, PASTA_COPIAS.rstrip("/")]
+    while pendentes:
+        rel = pendentes.pop()
+        caminho = os.path.join(raiz, rel)  # noqa: PTH118 - plain strings over thousands of copies
+        if os.path.islink(caminho):  # noqa: PTH114
+            problemas.append(Problema(rel, "", LINK_SIMBOLICO))
+            continue
+        try:
+            with os.scandir(caminho) as it:
+                entradas = sorted((e.name, e.is_symlink(), e.is_dir(follow_symlinks=False)) for e in it)
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for nome, link, pasta in entradas:
+            filho = f"{rel}/{nome}"
+            if link:
+                problemas.append(Problema(filho, "", LINK_SIMBOLICO))
+            elif nome.startswith("."):
+                problemas.append(Problema(filho, "", OCULTO))
+            elif pasta:
+                pendentes.append(filho)
+    return sorted(problemas, key=lambda p: p.arquivo)
 
 
 def copias_ausentes(raiz: str, c: Checagem) -> list[Problema]:

@@ -137,10 +137,14 @@ def problemas_do_corpo(corpo: str, enderecos: Callable[[str], list[str]]) -> Ite
     """(line in the body, reason) for each thing of a Markdown body that cannot be published.
 
     `enderecos` gives every link and image address of a Markdown text as the pages' renderer
-    reads it (`site_builder.markdown_render.addresses`); it is not called on an oversized body.
+    reads it (`site_builder.markdown_render.addresses`); it is not called on an oversized body
+    nor on one too costly to convert (`conversao_excessiva`).
     """
     if problema := tamanho_excessivo(corpo, MAX_CORPO):
         yield 1, f"a explicação {problema}"
+        return
+    if excesso := conversao_excessiva(corpo):  # before `enderecos`, which converts the body
+        yield excesso[0], f"a explicação: {excesso[1]}"
         return
     if problema := html_bruto(corpo):
         tag = _TAG.search(corpo)
@@ -151,3 +155,132 @@ def problemas_do_corpo(corpo: str, enderecos: Callable[[str], list[str]]) -> Ite
     for endereco in enderecos(corpo):
         if problema := url_proibida(endereco):
             yield _linha_de(corpo, endereco), f"link '{endereco[:80]}': {problema}"
+
+
+# ----------------------------------------------------------------------------- conversion cost
+
+# Python-Markdown's link and reference patterns scan forward from every `[` for its `]`, and from
+# every `](` for its `)`, to the end of the block when there is none: a body of unbalanced
+# brackets costs the square of its length (8,500 `[` took 13-17 s; 30,000, minutes). The content
+# rules bound that scan before any conversion: `custo_de_conversao` adds up, linearly, how many
+# characters those scans can read at most, and a body over `MAX_CUSTO_CONVERSAO` is refused.
+# A real check reads each link's text and address about once (its cost is under its length);
+# the limit is four times the longest body allowed (the sample content costs under 200), and a
+# body at the limit converts in a fifth of a second (docs/PERFORMANCE.md).
+MAX_CUSTO_CONVERSAO = 4 * MAX_CORPO
+_ESCAPADOS = frozenset("\\`[]()")  # what a backslash turns into plain text, among what counts here
+_MARCADOR = 16  # characters of Python-Markdown's placeholder for an escape or a code span, at most
+
+
+def _custo_do_trecho(trecho: str) -> int:
+    """Most characters the link scans can read in one blank-line-delimited part of a body.
+
+    An upper bound: a block of Markdown never crosses a blank line, so a bracket left open costs
+    up to the end of the part; after the first backtick a closing `]` or `)` may be inside a code
+    span (which the scans do not see), so there it closes nothing; in a link address holding a
+    quote the scan may run past its `)`, so that one costs up to the end too. Distances are in
+    characters as the scans see them: an escape or a code span is replaced by a placeholder of up
+    to `_MARCADOR` characters before they run, so each escape counts as that many, and each
+    backtick as half of it.
+    """
+    fim = len(trecho)
+    crase = trecho.find("`")
+    ate_crase = fim if crase < 0 else crase
+    custo = 0
+    colchetes: list[int] = []  # where each open `[` is, in characters as the scans see them
+    parenteses: list[tuple[int, bool, int]] = []  # (where, opened by `](`, quotes seen before it)
+    ate_o_fim: list[int] = []  # links whose address holds a quote
+    aspas = 0
+    i = p = 0  # position in `trecho`, and as the scans see it
+    while i < fim:
+        c = trecho[i]
+        if c == "\\" and i + 1 < fim and trecho[i + 1] in _ESCAPADOS:
+            i, p = i + 2, p + _MARCADOR
+            continue
+        if c == "[":
+            colchetes.append(p)
+        elif c == "]":
+            if colchetes and i < ate_crase:
+                custo += p - colchetes.pop()
+            if i + 1 < fim and trecho[i + 1] == "(":
+                parenteses.append((p + 1, True, aspas))
+                i, p = i + 2, p + 2
+                continue
+        elif c == "(":
+            parenteses.append((p, False, aspas))
+        elif c == ")":
+            if parenteses and i < ate_crase:
+                inicio, de_link, antes = parenteses.pop()
+                if de_link and aspas == antes:
+                    custo += p - inicio
+                elif de_link:
+                    ate_o_fim.append(inicio)
+        elif c in "'\"":
+            aspas += 1
+        elif c == "`":
+            p += _MARCADOR // 2 - 1
+        i, p = i + 1, p + 1
+    custo += sum(p - inicio for inicio in colchetes)
+    custo += sum(p - inicio for inicio, de_link, _antes in parenteses if de_link)
+    custo += sum(p - inicio for inicio in ate_o_fim)
+    return custo
+
+
+# Its block parser is quadratic too, in lines that split a block without a blank line between
+# them (headings, rules, setext underlines, list items, quotes: 15,000 `# a` lines took 34 s,
+# `a` / `=` pairs two minutes): each split searches the rest of the block again. Such a line
+# costs the characters after it in its block, and a body's total is bounded by this one limit
+# (those searches are regular expressions, ten times cheaper a character than the link scans).
+MAX_CUSTO_BLOCOS = 40 * MAX_CORPO
+_DIVIDE_BLOCO = frozenset("#=-*_+>0123456789")  # first characters of a line that may split a block
+
+
+def _custo_dos_blocos(linhas: list[str]) -> int:
+    """Most characters the block parser searches again in one blank-line-delimited part."""
+    restante = sum(len(linha) + 1 for linha in linhas)
+    custo = 0
+    for linha in linhas:
+        restante -= len(linha) + 1
+        if linha.lstrip()[:1] in _DIVIDE_BLOCO:
+            custo += restante
+    return custo
+
+
+def custo_de_conversao(corpo: str) -> tuple[int, int, int]:
+    """(an upper bound, in characters read, of the link scans of converting `corpo`; of the block
+    parser's searches; the line, from 1, where the costliest part starts), in linear time."""
+    links, blocos, pior, linha_do_pior = 0, 0, -1.0, 1
+    trecho: list[str] = []
+    for numero, linha in enumerate([*corpo.split("\n"), ""], start=1):
+        if linha.strip():
+            trecho.append(linha)
+        elif trecho:
+            parte_links, parte_blocos = _custo_do_trecho("\n".join(trecho)), _custo_dos_blocos(trecho)
+            parte = max(parte_links / MAX_CUSTO_CONVERSAO, parte_blocos / MAX_CUSTO_BLOCOS)
+            if parte > pior:
+                pior, linha_do_pior = parte, numero - len(trecho)
+            links, blocos = links + parte_links, blocos + parte_blocos
+            trecho = []
+    return links, blocos, linha_do_pior
+
+
+def conversao_excessiva(corpo: str) -> tuple[int, str] | None:
+    """(line, from 1, and why) converting `corpo` to HTML would take too long, or None: over
+    `MAX_CORPO` characters, or over `MAX_CUSTO_CONVERSAO` (see `custo_de_conversao`)."""
+    if problema := tamanho_excessivo(corpo, MAX_CORPO):
+        return 1, f"o texto {problema}"
+    custo, blocos, linha = custo_de_conversao(corpo)
+    if blocos > MAX_CUSTO_BLOCOS:
+        return linha, (
+            "o texto tem linhas de título, separador, lista ou citação demais sem uma linha em branco "
+            f"entre elas: convertê-lo leria {blocos} caracteres, acima do limite de {MAX_CUSTO_BLOCOS}; "
+            "separe os parágrafos com linhas em branco"
+        )
+    if custo <= MAX_CUSTO_CONVERSAO:
+        return None
+    return linha, (
+        "o texto tem colchetes '[' ou parênteses de link '](' sem fechamento (ou aninhados) demais: "
+        f"convertê-lo leria {custo} caracteres, acima do limite de {MAX_CUSTO_CONVERSAO}; "
+        "feche cada '[' com ']' e cada '](' com ')', escreva \\[ para um colchete sem link, "
+        "ou separe o texto em parágrafos (com uma linha em branco)"
+    )

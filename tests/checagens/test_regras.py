@@ -82,7 +82,23 @@ def test_id_e_endereco_unicos(projeto: Path, capsys: pytest.CaptureFixture[str])
     linhas = capsys.readouterr().out.splitlines()
     assert linhas == [
         "content/checagens/b.md:id: 'v-1' já é usado por content/checagens/a.md",
+        "content/checagens/a.md:id: 'v-1' também é usado por content/checagens/b.md",
         "content/checagens/b.md:slug: 'valida' já é usado por content/checagens/a.md",
+        "content/checagens/a.md:slug: 'valida' também é usado por content/checagens/b.md",
+    ]
+
+
+def test_validar_um_arquivo_acha_o_id_repetido_no_outro(
+    projeto: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`validar FILE` on the first of two files with one id: the other file is read and named."""
+    valida = (FIXTURES / "valida.md").read_text(encoding="utf-8")
+    (projeto / "content/checagens/a.md").write_text(valida, encoding="utf-8")
+    (projeto / "content/checagens/b.md").write_text(valida.replace('slug = "valida"', 'slug = "b"'), "utf-8")
+    alvo = projeto / "content/checagens/a.md"
+    assert main(["checagens", "validar", str(alvo), "--raiz", str(projeto)]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "content/checagens/a.md:id: 'v-1' também é usado por content/checagens/b.md"
     ]
 
 
@@ -142,6 +158,19 @@ def test_mensagem_tem_arquivo_campo_e_problema() -> None:
         ("https://[::1]/", False),
         ("https://ibge.gov.br/a b", False),
         ("javascript:alert(1)", False),
+        # issue 22, item 8: forms a browser reads as another host than it seems
+        ("http://127.1/", False),
+        ("http://0x7f.1/", False),
+        ("http://2130706433/", False),
+        ("https://localhost./", False),
+        ("https://127.0.0.1./", False),
+        ("https://ibge.gov.br@golpe.example/", False),
+        ("https://usuario:senha@ibge.gov.br/", False),
+        ("https://ibge.gov.br:8443/", False),
+        ("https://ibge.gov.br:99999/", False),
+        ("https://ibge.gov.br:443/dados", True),
+        ("http://www.1234.com.br/", True),
+        ("https://site.123/", False),
     ],
 )
 def test_url_publica(url: str, ok: bool) -> None:

@@ -1,6 +1,7 @@
 """The build applies the very rules `validar` applies (one function per rule): every failing
-fixture of test_regras.py fails the build with the same message, or, for the two-person rule,
-is refused publication even though it was merged."""
+fixture of test_regras.py fails the strict build with the same message (the default build leaves
+the check out: test_isolamento.py), or, for the two-person rule, is refused publication even
+though it was merged."""
 
 from __future__ import annotations
 
@@ -28,9 +29,9 @@ def assert_build_aplica(site: Path, tmp_path: Path, fixture: Path) -> None:
     rel = alvo.relative_to(site).as_posix()
     out = tmp_path / "public"
     slug = fixture.stem
-    if modo == "erro":
+    if modo == "erro":  # strict: the whole build refused (without it the check alone is left out)
         with pytest.raises(BuildError) as caught:
-            build_site(site, out)
+            build_site(site, out, strict=True)
         mensagem = str(caught.value)
         for campo, trecho in esperados:
             prefixo = onde(rel, campo)

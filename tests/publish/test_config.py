@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from jobs.configuracao import ConfigSectionError
 from jobs.publish.config import PublishConfig, load_publish_config
 from scheduler import SchedulerConfig, load_scheduler_config
 
@@ -40,3 +41,17 @@ def test_the_repository_configuration_loads() -> None:
     assert publish.destino in ("pasta", "s3")
     assert publish.pasta.is_absolute()
     assert load_scheduler_config(REPO).saude.is_absolute()
+
+
+@pytest.mark.parametrize(
+    ("escrito", "lido"), [("site", "site/"), ("site/", "site/"), ("a/b", "a/b/"), ("", "")]
+)
+def test_prefix_without_its_slash_is_a_folder(escrito: str, lido: str) -> None:
+    """Issue 22, item 8: `prefixo = "site"` published `site404.html`; it is the folder `site/`."""
+    assert PublishConfig(prefixo=escrito).prefixo == lido
+
+
+@pytest.mark.parametrize("prefixo", ["a//b/", "./site/", "site/../x/"])
+def test_prefix_must_be_a_plain_folder_path(prefixo: str) -> None:
+    with pytest.raises(ConfigSectionError, match="'prefixo' deve ser um caminho de pastas"):
+        PublishConfig(prefixo=prefixo)

@@ -5,7 +5,9 @@
 The commit phase starts when the journal is renamed into the staging folder; every later call of
 os.replace / os.rename / os.unlink / os.rmdir is one step. PASSO = 0 kills the process instead of
 writing the journal (a build dying just before its commit); PASSO = N > 0 kills it just before the
-N-th step; a PASSO past the last step lets the build finish. The number of steps taken is printed.
+N-th step; PASSO = -N kills it while it stages, just before the N-th file it writes into the
+staging folder; a PASSO past the last step lets the build finish. The number of steps taken (of
+the commit; with a negative PASSO, of the staging) is printed.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from site_builder.build import build_site
-from site_builder.writer import JOURNAL
+from site_builder.writer import JOURNAL, StagedWriter
 
 
 def main() -> int:
@@ -42,6 +44,23 @@ def main() -> int:
 
         return step
 
+    if kill_at < 0:
+        real_stage = StagedWriter.stage
+        staged = {"n": 0}
+
+        def staging(self: StagedWriter, rel: str, data: bytes) -> str:
+            before = len(self.staged)
+            digest = real_stage(self, rel, data)
+            if len(self.staged) > before:
+                staged["n"] += 1
+                if staged["n"] == -kill_at:
+                    os.kill(os.getpid(), signal.SIGKILL)
+            return digest
+
+        StagedWriter.stage = staging  # type: ignore[method-assign]
+        build_site(root, out, workers=1)
+        print(staged["n"])
+        return 0
     os.replace = counting(REPLACE)
     os.rename = counting(os.rename)
     os.unlink = counting(os.unlink)

@@ -219,7 +219,7 @@ def test_duplicate_slug_fails_before_writing(project: Path, tmp_path: Path) -> N
     with pytest.raises(
         BuildError, match=r"um\.md:slug: 'afirmacao-um' já é usado por content/checagens/dois\.md"
     ):
-        build_site(project, tmp_path / "public")
+        build_site(project, tmp_path / "public", strict=True)
 
 
 def test_writer_refuses_one_path_twice(tmp_path: Path) -> None:
@@ -323,7 +323,7 @@ def test_checks_read_by_workers_report_the_same_problems_in_order(
     messages = []
     for workers in (2, 1):
         with pytest.raises(BuildError) as refused:
-            build_site(project, tmp_path / f"saida-{workers}", workers=workers)
+            build_site(project, tmp_path / f"saida-{workers}", workers=workers, strict=True)
         messages.append(str(refused.value))
     assert messages[0] == messages[1]
     assert messages[0].index("copia-002.md") < messages[0].index("copia-009.md")
@@ -349,5 +349,5 @@ def test_build_restores_garbage_collection(project: Path, tmp_path: Path, edit: 
     assert gc.isenabled()
     edit("content/checagens/um.md", 'veredito = "falso"', 'veredito = "mentira"')
     with pytest.raises(BuildError):
-        build_site(project, tmp_path / "public")
+        build_site(project, tmp_path / "public", strict=True)
     assert gc.isenabled()

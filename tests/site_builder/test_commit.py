@@ -13,7 +13,7 @@ import pytest
 from jobs.publish.config import PublishConfig
 from jobs.publish.publisher import PublishError, publicar
 from site_builder.build import build_site
-from site_builder.writer import JOURNAL, STAGING_DIR, StagedWriter, read_journal, recover
+from site_builder.writer import JOURNAL, STAGING_DIR, STATE_PARENT, StagedWriter, read_journal, recover
 from tests.publish.conftest import broken_references
 from tests.site_builder.conftest import REPO, snapshot
 
@@ -170,3 +170,55 @@ def test_recover_without_staging_does_nothing(tmp_path: Path) -> None:
     writer.stage("a.html", b"<p>a</p>")
     writer.abort()
     assert recover(tmp_path) == ""
+
+
+def test_new_pages_go_into_place_before_the_changed_pages_that_link_them(tmp_path: Path) -> None:
+    """Issue 22, item 8: a changed listing must never be in place before the new check page it
+    links (sorted by path alone, `checagens/index.html` went in before `checagens/nova/`)."""
+    out = tmp_path / "public"
+    (out / "checagens").mkdir(parents=True)
+    (out / "checagens/index.html").write_bytes(b"antes")
+    writer = StagedWriter(out)
+    for rel, data in (
+        ("checagens/index.html", b'<a href="/checagens/nova/">'),
+        ("checagens/nova/index.html", b"nova"),
+        ("checagens/antiga/index.html", b"outra nova"),
+    ):
+        writer.claim(rel)
+        writer.stage(rel, data)
+    writer.commit([], tmp_path / ".cache" / STATE_PARENT / "x")
+    journal = read_journal(out)
+    assert journal is not None
+    assert [rel for _temp, rel in journal.moves] == [
+        "checagens/antiga/index.html",
+        "checagens/nova/index.html",
+        "checagens/index.html",
+    ]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_build_killed_while_staging_is_undone_and_the_rerun_matches_a_clean_build(
+    project: Path, tmp_path: Path, seed: int
+) -> None:
+    """Issue 22: SIGKILL at a random staged file (the output folder is untouched), then the next
+    build gives the bytes an uninterrupted build gives."""
+    out = tmp_path / "public"
+    build_site(project, out)
+    old_site = _visible(out)
+    _second_version(project)
+    counted = tmp_path / "contado"  # the same build on copies: how many files it stages
+    _copy(out, counted)
+    shutil.copytree(project, tmp_path / "projeto-contado")
+    finished = _kill_build(tmp_path / "projeto-contado", counted, -(10**9))
+    assert finished.returncode == 0, finished.stderr
+    staged = int(finished.stdout)
+    build_site(project, tmp_path / "do-zero")
+    clean = _visible(tmp_path / "do-zero")  # what a clean run of the new version gives
+    assert staged > 3
+    step = random.Random(seed).randint(1, staged)
+    killed = _kill_build(project, out, -step)
+    assert killed.returncode == -9, killed.stderr
+    assert _visible(out) == old_site, f"arquivo {step} de {staged}"  # nothing in place yet
+    report = build_site(project, out)
+    assert report.recuperacao == "desfeito"
+    assert _visible(out) == clean
