@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import hashlib
 import http.server
 import json
 import re
@@ -18,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import SiteHandler, make_server
+from jobs.serve import Answer, SiteHandler, make_server
 from site_builder import br_format
 from site_builder.ao_vivo import ATRASO_DEBATE_MIN, ESTRUTURA, INTERVALO_S
 from site_builder.build import build_site
@@ -123,31 +122,15 @@ def publicar_texto(pagina: Path, html: str) -> None:
 
 
 class ComEtag(SiteHandler):
-    """The site server as the CDN answers: an ETag on every file, 304 to a matching If-None-Match.
-    Counts the conditional requests it answered with 304 (`server.nao_modificados`)."""
+    """The real site server (ETag on every file, 304 to a matching If-None-Match, as the CDN),
+    counting the 304s it sends (`server.nao_modificados`)."""
 
     server: ServidorComEtag
-    _etag: str | None = None
 
-    def _etag_do_arquivo(self) -> str | None:
-        caminho = Path(self.translate_path(self.path))
-        if caminho.is_dir():
-            caminho = caminho / "index.html"
-        return f'"{hashlib.sha256(caminho.read_bytes()).hexdigest()[:32]}"' if caminho.is_file() else None
-
-    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
-        self._etag = self._etag_do_arquivo()
-        if self._etag is not None and self.headers.get("If-None-Match") == self._etag:
-            self.send_response(304)
-            self.end_headers()
+    def _send(self, answer: Answer) -> None:
+        super()._send(answer)
+        if answer.status == 304:
             self.server.nao_modificados.release()
-            return
-        super().do_GET()
-
-    def end_headers(self) -> None:
-        if self._etag is not None:
-            self.send_header("ETag", self._etag)
-        super().end_headers()
 
 
 class ServidorComEtag(http.server.ThreadingHTTPServer):

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import email.utils
-import functools
-import http.server
 import json
 import shutil
 import threading
@@ -26,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import SiteHandler
+from jobs.serve import make_server
 from jobs.tse.config import config_tse
 from jobs.tse.cycle import PollState, run_cycle
 from jobs.tse.replay import make_server as replay_server
@@ -56,23 +53,10 @@ def project(root: Path) -> Path:
     return site
 
 
-class NightClockHandler(SiteHandler):
-    """The site server with its `Date` header on the replayed night's clock (the browser's is today)."""
-
-    def __init__(self, *args: Any, clock: Callable[[], dt.datetime], **kwargs: Any) -> None:
-        self.clock = clock
-        super().__init__(*args, **kwargs)
-
-    def date_time_string(self, timestamp: float | None = None) -> str:
-        if timestamp is not None:
-            return super().date_time_string(timestamp)
-        return email.utils.format_datetime(self.clock().astimezone(dt.UTC), usegmt=True)
-
-
 @contextlib.contextmanager
 def serve_on(folder: Path, clock: Callable[[], dt.datetime]) -> Iterator[str]:
-    handler = functools.partial(NightClockHandler, directory=str(folder), clock=clock)
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    # The site server with its `Date` header on the replayed night's clock (the browser's is today).
+    server = make_server(folder, port=0, clock=clock)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
