@@ -800,8 +800,11 @@ def _contents(
     out: dict[str, Conteudo] = {}
     if municipios is not None:
         # The municipality catalogue (`mun-e<ele>-cm.json`) travels with the snapshot: the pages
-        # name each part from it, and an auditor gets it with the rest.
-        out[municipios[0]] = Conteudo(municipios[1], None)
+        # name each part from it, and an auditor gets it with the rest. It rarely changes (the
+        # real one is ~0.5 MB): the previous snapshot's copy is hard-linked when it is the same.
+        anterior = rs.pasta / rs.ultima_captura / municipios[0] if rs.ultima_captura else None
+        igual = anterior is not None and anterior.is_file() and anterior.read_bytes() == municipios[1]
+        out[municipios[0]] = Conteudo(municipios[1], anterior if igual else None)
     for a in plano.arquivos:
         leitura = rs.leituras.get(a.nome)
         if leitura is None or leitura.corpo is None:

@@ -72,6 +72,10 @@ def test_cycle_writes_a_snapshot_that_projetar_reproduces(
     assert r2.apurado_pct > r.apurado_pct
     snap2 = snapshots(race)[-1]
     assert projetar_bytes([str(snap2)], capsysbinary) == (snap2 / "saida.json").read_bytes()
+    # The municipality catalogue did not change: one copy on disk, hard-linked (the real one is 0.5 MB).
+    cm = "mun-e006258-cm.json"
+    assert (snap2 / cm).read_bytes() == (snap / cm).read_bytes()
+    assert (snap2 / cm).stat().st_ino == (snap / cm).stat().st_ino
     out = saida(snap2)
     assert out["modelo"]["calibracao_sha256"] == load_calibration().sha256
     assert out["parcial"]["candidatos"] and out["forecast"]["candidatos"]
