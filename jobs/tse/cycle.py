@@ -61,6 +61,7 @@ from jobs.tse.store import (
 from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
+from model.criteria import GOVERNOR_RULES
 from model.forecast import ProjectionError, prepare_race, read_file
 from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
 from model.tse_files import FILE_NAME, ResultRecord, parse_file_name, parse_result
@@ -115,6 +116,31 @@ def data_key(nome: str, corpo: bytes | None) -> str | None:
     return "dados:" + _sha256(repr(contagens).encode("utf-8"))
 
 
+def generation(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool]:
+    """(`dg/hg` of a result file, whether any of its parts is still counting: `st < ts`);
+    (None, False) for a body the model cannot parse."""
+    if corpo is None:
+        return None, False
+    nome_tse = parse_file_name(nome)
+    try:
+        registros = parse_result(corpo, nome_tse.formato if nome_tse is not None else "u")
+    except ValueError:
+        return None, False
+    geracoes = [r.gerado_em for r in registros if r.gerado_em is not None]
+    contando = any(r.secoes_totalizadas < r.secoes for r in registros)
+    return (min(geracoes) if geracoes else None), contando
+
+
+def _time_limit_min() -> float:
+    return next(r.limite for r in GOVERNOR_RULES if r.id == "diferenca_horario")
+
+
+# Municipal mode: a part still counting whose held file was generated longer ago than this is asked
+# again even when its coverage row did not move. The TSE regenerates every file at every cycle, so
+# the answer brings a fresh `hg`, and the seed's time-difference row (each part still counting ×
+# the UF file, ≤ 5 min) never fails on a file the job simply did not ask for. Half the row's limit.
+REFRESH_AFTER = dt.timedelta(minutes=_time_limit_min() / 2)
+
 # captura.json keys that describe one cycle's answer, not the reading itself.
 CYCLE_KEYS = ("preservado", "erro", "tentado_em", "rejeitado")
 
@@ -141,6 +167,8 @@ class Leitura:
     fonte: str = "json"  # URL the validators belong to: "json" or "jws"
     rejeitados: tuple[tuple[str, bytes], ...] = ()  # this cycle's refused bytes, stored aside for audit
     dados: str | None = None  # `data_key` of `corpo`: what "new data" is compared on
+    gerado_em: dt.datetime | None = None  # `dg/hg` of `corpo` (`generation`)
+    em_apuracao: bool = False  # `corpo` has a part still counting
 
 
 @dataclass
@@ -203,6 +231,8 @@ class RaceState:
                 fonte=str(entrada.get("fonte", "json")),
                 dados=data_key(nome_arq, p.read_bytes()) if p.is_file() else None,
             )
+            le = estado.leituras[nome_arq]
+            le.gerado_em, le.em_apuracao = generation(nome_arq, le.corpo)
             if entrada.get("fonte") == "jws":
                 estado.gemeos = True  # once signed, a missing twin is a failed file, never a downgrade
         for nome_cob, info in (captura.get("cobertura") or {}).items():
@@ -617,6 +647,7 @@ def _apply(
         rs.leituras[nome] = Leitura(
             nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
             anterior.etag, anterior.last_modified, anterior.fonte, dados=anterior.dados,
+            gerado_em=anterior.gerado_em, em_apuracao=anterior.em_apuracao,
         )  # fmt: skip
         return "304", quando
     motivo: str | None = r.erro or f"TSE respondeu {r.status}"
@@ -652,6 +683,7 @@ def _apply(
                 anterior.origem if mesmo else None, anterior.origem_jws if mesmo and mesmo_jws else None,
                 r.etag, r.last_modified, busca.fonte, dados=dados,
             )  # fmt: skip
+            rs.leituras[nome].gerado_em, rs.leituras[nome].em_apuracao = generation(nome, corpo)
             if mesmo:
                 res.iguais += 1
                 return "igual", quando
@@ -677,6 +709,7 @@ def _apply(
     rs.leituras[nome] = Leitura(
         nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
         anterior.etag, anterior.last_modified, anterior.fonte, rejeitados, anterior.dados,
+        anterior.gerado_em, anterior.em_apuracao,
     )  # fmt: skip
     return "falha", quando
 
@@ -687,8 +720,10 @@ def _coverage_targets(
     """Municipal mode: read the coverage files and choose the parts to fetch.
 
     A part is fetched when its row's stamp moved, when it was never read, when its last answer
-    failed, or while it is being rechecked (the coverage can move before the `-u` file does).
-    A UF whose coverage file cannot be read has all its parts asked (conditional GETs).
+    failed, while it is being rechecked (the coverage can move before the `-u` file does), or when
+    it is still counting and the file held was generated more than REFRESH_AFTER ago (the TSE has
+    regenerated it since: a fresh `hg` for the time criteria). A UF whose coverage file cannot be
+    read has all its parts asked (conditional GETs).
     """
     pedidos = []
     for a in plano.cobertura:
@@ -720,6 +755,7 @@ def _coverage_targets(
             continue
         res.falhas += 1
         sem_cobertura.add(arq.parte)
+    agora = max(quando) if quando else state.relogio()
     alvo: set[str] = set()
     for a in plano.partes:
         leitura = rs.leituras.get(a.nome)
@@ -736,6 +772,8 @@ def _coverage_targets(
         elif carimbo != rs.carimbos.get(a.parte):
             alvo.add(a.nome)
             rs.reconferir[a.parte] = state.config.reconferir_ciclos
+        elif leitura.em_apuracao and leitura.gerado_em and agora - leitura.gerado_em > REFRESH_AFTER:
+            alvo.add(a.nome)
     return alvo, atuais, quando
 
 

@@ -20,7 +20,18 @@ from jobs.tse.cycle import data_key
 from jobs.tse.night import write_capture, write_meta
 from jobs.tse.synthetic import Geracao, capture_files, schedule, totals_from_baseline, write_night
 from model.baselines import load_baselines
-from tests.tse.conftest import DATASETS, PRESIDENT, START, Job, Replay, captura, job_config, saida, snapshots
+from tests.tse.conftest import (
+    DATASETS,
+    GOVERNOR_AC,
+    PRESIDENT,
+    START,
+    Job,
+    Replay,
+    captura,
+    job_config,
+    saida,
+    snapshots,
+)
 
 PARCIAL = DATASETS / "tse" / "2026-1t-parcial"
 # Counted levels, one capture every 10 minutes: nothing new at step 1; every part moves at step 2;
@@ -161,3 +172,30 @@ def test_the_real_night_counts_regenerated_and_missing_files_as_nothing_new(
     assert (r.novos, r.regenerados, r.nao_modificados) == (27, 2, 0) and r.alterado
     snap = snapshots(tmp_path / "data" / "tse" / "6257" / "presidente")[-1]
     assert audit_snapshot(snap).ok
+
+
+def test_municipal_parts_with_nothing_new_are_asked_again_before_their_file_is_too_old(
+    replay_factory: Callable[[Path], Replay], job_factory: Callable[..., Job], tmp_path: Path
+) -> None:
+    """Governor AC by municipality, 50 % counted for 20 minutes: no coverage row moves, yet every
+    municipality still counting is asked again (its held `hg` is older than REFRESH_AFTER) and
+    comes back regenerated, so the time-difference row against the UF file keeps holding."""
+    night = tmp_path / "noite"
+    base = load_baselines()["6260-governador-ac-municipio"]
+    write_night(
+        night,
+        totals_from_baseline(base),
+        schedule(START, [0.5, 0.5, 0.5]),
+        eleicao="6260",
+        cargo=3,
+        agregado="ac",
+    )
+    replay = replay_factory(night)
+    job = job_factory(job_config(replay.url, tmp_path / "data", GOVERNOR_AC))
+    [r0] = job.ciclo()
+    assert r0.alterado and r0.publicavel is True
+    for _ in range(2):
+        replay.avancar()
+        [r] = job.ciclo()
+        assert (r.novos, r.regenerados) == (0, 23)  # 22 municipalities + the UF file, nothing new
+        assert not r.alterado and r.publicavel is True and r.nao_atendidos == ()
