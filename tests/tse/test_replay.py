@@ -234,3 +234,23 @@ def test_partial_night_from_the_real_captures(real_night: Path) -> None:
     assert len([n for n in noite.capturas[-1].arquivos if n.endswith(".jws")]) == 29
     assert noite.eleicoes() == {"6257": {1}, "6259": {3}}
     assert json.loads((real_night / "noite.json").read_bytes())["ciclo"] == "ele2026"
+
+
+def test_a_finished_part_s_regenerated_twin_is_signed(
+    synthetic_night: Path, replay_factory: Callable[[Path], Replay], tmp_path: Path
+) -> None:
+    """Signed synthetic nights (test key) sign every regenerated file: the twin of a finished
+    part changes with its `.json` at every step, verifies, and carries the `.json` served."""
+    from jobs.tse.jws import verify_jws
+    from tests.support.assinatura import chave_de_teste, signed_copy
+
+    replay = replay_factory(signed_copy(synthetic_night, tmp_path / "assinada"))
+    mun = "/oficial/ele2026/6260/dados/ac/ac01007-c0003-e006260-u"
+    twins = []
+    for passo in (2, 3):  # finished at both
+        replay.avancar(para=passo)
+        _, _, body = get(replay.url + mun + ".json")
+        _, _, twin = get(replay.url + mun + ".jws")
+        assert verify_jws(twin, chave_de_teste()) == body
+        twins.append(twin)
+    assert twins[0] != twins[1]
