@@ -5,6 +5,12 @@ builds the file list from the catalogue, fetches (coverage first in municipal mo
 `.jws` twins, keeps the previous reading of any part the TSE did not answer (marked
 `"preservado": true`), and, only when something the model reads changed, writes a snapshot with
 `saida.json`, moves `latest` and commits it. An unchanged cycle writes nothing.
+
+"New data" is decided from the counts and `dt/ht` of a file (`data_key`), never from its bytes,
+ETag or `dg/hg`/`idg`: the TSE regenerates every file at every cycle, finished or not
+(docs/NOITE.md). A regenerated file with nothing new is not a new reading, but its fresh bytes are
+what the model reads from then on (its `hg` is the file-age evidence), and they are the bytes the
+next snapshot stores.
 """
 
 from __future__ import annotations
@@ -56,9 +62,10 @@ from jobs.tse.validacao import is_member
 from model import VERSION
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
+from model.criteria import GOVERNOR_RULES
 from model.forecast import ProjectionError, prepare_race, read_file
 from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
-from model.tse_files import FILE_NAME, TseFormatError, load_json
+from model.tse_files import FILE_NAME, ResultRecord, TseFormatError, load_json, parse_file_name, parse_result
 
 Relogio = Callable[[], dt.datetime]
 
@@ -81,6 +88,59 @@ def _sha256(data: bytes) -> str:
 
 # What the model reads of a capture, per file (see `signature`).
 Assinatura = tuple[tuple[str, str | None, Any, bool, tuple[tuple[str, str], ...]], ...]
+
+
+def _counts(r: ResultRecord) -> tuple[Any, ...]:
+    return (
+        r.eleicao, r.turno, r.cargo, r.tpabr, r.cdabr, r.simulado, r.totalizado_local,
+        r.secoes, r.secoes_totalizadas, r.eleitorado, r.eleitorado_totalizado,
+        r.votos_totais, r.vvc, r.vv, r.van, r.vansj, r.vb, r.vn, r.vnt,
+        tuple((c.numero, c.votos, c.valido) for c in r.candidatos),
+    )  # fmt: skip
+
+
+def data_key(nome: str, corpo: bytes | None) -> str | None:
+    """What "new data" means for a TSE result file: a hash of its counts (sections, electorate,
+    every vote total, each candidate's votes) and `dt/ht`, the moment the TSE last totalized it.
+
+    Never the bytes, the ETag or the generation stamp (`dg/hg`, `idg`): the TSE regenerates every
+    file at every cycle, so those change when nothing else did (docs/NOITE.md). A body the model
+    cannot parse is keyed by its bytes (it is refused before it counts anyway)."""
+    if corpo is None:
+        return None
+    nome_tse = parse_file_name(nome)
+    try:
+        registros = parse_result(corpo, nome_tse.formato if nome_tse is not None else "u")
+    except ValueError:  # TseFormatError included
+        return "bytes:" + _sha256(corpo)
+    contagens = [_counts(r) for r in registros]
+    return "dados:" + _sha256(repr(contagens).encode("utf-8"))
+
+
+def generation(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool]:
+    """(`dg/hg` of a result file, whether any of its parts is still counting: `st < ts`);
+    (None, False) for a body the model cannot parse."""
+    if corpo is None:
+        return None, False
+    nome_tse = parse_file_name(nome)
+    try:
+        registros = parse_result(corpo, nome_tse.formato if nome_tse is not None else "u")
+    except ValueError:
+        return None, False
+    geracoes = [r.gerado_em for r in registros if r.gerado_em is not None]
+    contando = any(r.secoes_totalizadas < r.secoes for r in registros)
+    return (min(geracoes) if geracoes else None), contando
+
+
+def _time_limit_min() -> float:
+    return next(r.limite for r in GOVERNOR_RULES if r.id == "diferenca_horario")
+
+
+# Municipal mode: a part still counting whose held file was generated longer ago than this is asked
+# again even when its coverage row did not move. The TSE regenerates every file at every cycle, so
+# the answer brings a fresh `hg`, and the seed's time-difference row (each part still counting ×
+# the UF file, ≤ 5 min) never fails on a file the job simply did not ask for. Half the row's limit.
+REFRESH_AFTER = dt.timedelta(minutes=_time_limit_min() / 2)
 
 # captura.json keys that describe one cycle's answer, not the reading itself.
 CYCLE_KEYS = ("preservado", "erro", "tentado_em", "rejeitado")
@@ -107,6 +167,9 @@ class Leitura:
     last_modified: str | None = None
     fonte: str = "json"  # URL the validators belong to: "json" or "jws"
     rejeitados: tuple[tuple[str, bytes], ...] = ()  # this cycle's refused bytes, stored aside for audit
+    dados: str | None = None  # `data_key` of `corpo`: what "new data" is compared on
+    gerado_em: dt.datetime | None = None  # `dg/hg` of `corpo` (`generation`)
+    em_apuracao: bool = False  # `corpo` has a part still counting
 
 
 @dataclass
@@ -167,7 +230,10 @@ class RaceState:
                 etag=entrada.get("etag"),
                 last_modified=entrada.get("last_modified"),
                 fonte=str(entrada.get("fonte", "json")),
+                dados=data_key(nome_arq, p.read_bytes()) if p.is_file() else None,
             )
+            le = estado.leituras[nome_arq]
+            le.gerado_em, le.em_apuracao = generation(nome_arq, le.corpo)
             if entrada.get("fonte") == "jws":
                 estado.gemeos = True  # once signed, a missing twin is a failed file, never a downgrade
         for nome_cob, info in (captura.get("cobertura") or {}).items():
@@ -184,7 +250,7 @@ class RaceState:
             )
             estado.carimbos.update(carimbos)
         estado.ultima_captura = nome
-        estado.assinatura = signature(arquivos)
+        estado.assinatura = signature(arquivos, {n: le.dados for n, le in estado.leituras.items()})
         estado.resumo = _summary(saida)
         return estado
 
@@ -277,6 +343,7 @@ class RaceResult:
     corrida: Corrida
     pedidos: int = 0
     novos: int = 0
+    regenerados: int = 0  # new bytes (`hg`, `idg`) with the same counts and `dt/ht`: not a new reading
     iguais: int = 0
     nao_modificados: int = 0
     falhas: int = 0
@@ -299,6 +366,7 @@ class RaceResult:
         partes = [
             f"{c.rotulo}: {self.pedidos} pedidos",
             f"{self.novos} alterados",
+            *([f"{self.regenerados} regenerados sem dado novo"] if self.regenerados else []),
             f"{self.nao_modificados} não modificados (304)",
             f"{self.falhas} erros",
         ]
@@ -357,9 +425,12 @@ def _summary(saida: Any) -> dict[str, Any]:
     }
 
 
-def signature(arquivos: dict[str, Any]) -> Assinatura:
-    """What the model reads of a capture (per file: its bytes' hash, status, preserved flag) plus the
-    hashes of the bytes refused this cycle, so a new refused reading is stored once."""
+def signature(arquivos: dict[str, Any], dados: dict[str, str | None] | None = None) -> Assinatura:
+    """What the model reads of a capture (per file: its data — `data_key`, the counts and `dt/ht`,
+    or the bytes' hash where no key is given —, status, preserved flag) plus the hashes of the bytes
+    refused this cycle, so a new refused reading is stored once. A file the TSE only regenerated
+    (new `hg`/`idg`, same data) leaves the signature as it was."""
+    chaves = dados or {}
     out = []
     for nome, e in sorted(arquivos.items()):
         if isinstance(e, dict):
@@ -367,7 +438,8 @@ def signature(arquivos: dict[str, Any]) -> Assinatura:
             rejeitado = (
                 tuple(sorted((str(k), str(v)) for k, v in rej.items())) if isinstance(rej, dict) else ()
             )
-            out.append((nome, e.get("sha256"), e.get("status"), e.get("preservado") is True, rejeitado))
+            chave = chaves.get(nome) or e.get("sha256")
+            out.append((nome, chave, e.get("status"), e.get("preservado") is True, rejeitado))
     return tuple(out)
 
 
@@ -586,7 +658,8 @@ def _apply(
         entrada.update(baixado_em=_iso(quando), http=304, status=200)
         rs.leituras[nome] = Leitura(
             nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
-            anterior.etag, anterior.last_modified, anterior.fonte,
+            anterior.etag, anterior.last_modified, anterior.fonte, dados=anterior.dados,
+            gerado_em=anterior.gerado_em, em_apuracao=anterior.em_apuracao,
         )  # fmt: skip
         return "304", quando
     motivo: str | None = r.erro or f"TSE respondeu {r.status}"
@@ -602,6 +675,7 @@ def _apply(
         if corpo is not None and motivo is None:
             mesmo = corpo == anterior.corpo
             mesmo_jws = jws == anterior.jws
+            dados = data_key(nome, corpo)
             assinatura = {"jws": "verificada", "json": "ausente"}[busca.fonte]
             if state.config.jws == "ignorar":
                 assinatura = "não verificada"
@@ -619,11 +693,15 @@ def _apply(
             rs.leituras[nome] = Leitura(
                 nome, corpo, jws, {k: v for k, v in entrada.items() if v is not None},
                 anterior.origem if mesmo else None, anterior.origem_jws if mesmo and mesmo_jws else None,
-                r.etag, r.last_modified, busca.fonte,
+                r.etag, r.last_modified, busca.fonte, dados=dados,
             )  # fmt: skip
+            rs.leituras[nome].gerado_em, rs.leituras[nome].em_apuracao = generation(nome, corpo)
             if mesmo:
                 res.iguais += 1
                 return "igual", quando
+            if anterior.corpo is not None and dados == anterior.dados:
+                res.regenerados += 1  # the TSE regenerated it: fresh `hg`, nothing new
+                return "regenerado", quando
             res.novos += 1
             return "novo", quando
         if not rejeitados and r.corpo is not None:
@@ -642,7 +720,8 @@ def _apply(
         entrada["rejeitado"] = {f"{REJECTED_DIR}/{n}": _sha256(d) for n, d in rejeitados}
     rs.leituras[nome] = Leitura(
         nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
-        anterior.etag, anterior.last_modified, anterior.fonte, rejeitados,
+        anterior.etag, anterior.last_modified, anterior.fonte, rejeitados, anterior.dados,
+        anterior.gerado_em, anterior.em_apuracao,
     )  # fmt: skip
     return "falha", quando
 
@@ -653,8 +732,10 @@ def _coverage_targets(
     """Municipal mode: read the coverage files and choose the parts to fetch.
 
     A part is fetched when its row's stamp moved, when it was never read, when its last answer
-    failed, or while it is being rechecked (the coverage can move before the `-u` file does).
-    A UF whose coverage file cannot be read has all its parts asked (conditional GETs).
+    failed, while it is being rechecked (the coverage can move before the `-u` file does), or when
+    it is still counting and the file held was generated more than REFRESH_AFTER ago (the TSE has
+    regenerated it since: a fresh `hg` for the time criteria). A UF whose coverage file cannot be
+    read has all its parts asked (conditional GETs).
     """
     pedidos = []
     for a in plano.cobertura:
@@ -686,6 +767,7 @@ def _coverage_targets(
             continue
         res.falhas += 1
         sem_cobertura.add(arq.parte)
+    agora = max(quando) if quando else state.relogio()
     alvo: set[str] = set()
     for a in plano.partes:
         leitura = rs.leituras.get(a.nome)
@@ -702,6 +784,8 @@ def _coverage_targets(
         elif carimbo != rs.carimbos.get(a.parte):
             alvo.add(a.nome)
             rs.reconferir[a.parte] = state.config.reconferir_ciclos
+        elif leitura.em_apuracao and leitura.gerado_em and agora - leitura.gerado_em > REFRESH_AFTER:
+            alvo.add(a.nome)
     return alvo, atuais, quando
 
 
@@ -766,8 +850,11 @@ def _contents(
     out: dict[str, Conteudo] = {}
     if municipios is not None:
         # The municipality catalogue (`mun-e<ele>-cm.json`) travels with the snapshot: the pages
-        # name each part from it, and an auditor gets it with the rest.
-        out[municipios[0]] = Conteudo(municipios[1], None)
+        # name each part from it, and an auditor gets it with the rest. It rarely changes (the
+        # real one is ~0.5 MB): the previous snapshot's copy is hard-linked when it is the same.
+        anterior = rs.pasta / rs.ultima_captura / municipios[0] if rs.ultima_captura else None
+        igual = anterior is not None and anterior.is_file() and anterior.read_bytes() == municipios[1]
+        out[municipios[0]] = Conteudo(municipios[1], anterior if igual else None)
     for a in plano.arquivos:
         leitura = rs.leituras.get(a.nome)
         if leitura is None or leitura.corpo is None:
@@ -880,12 +967,14 @@ def _run_race(
     res.tempos["busca"] = time.perf_counter() - t0
     args = args_for(c, state.config.corrigir_deriva)
     arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
-    assinatura = signature(arquivos)
+    assinatura = signature(arquivos, {n: le.dados for n, le in rs.leituras.items()})
     nome = next_capture_name(max(quando) if quando else state.relogio(), rs.ultima_captura)
     doc = _capture_doc(state, rs, plano, nome, args, cal)
     if assinatura == rs.assinatura:
-        # No new reading, but the criteria are re-evaluated at this cycle's time (file age is one):
-        # a snapshot is written only when publishability or the failed criteria change.
+        # No new reading (304s, or files the TSE only regenerated), but the criteria are
+        # re-evaluated at this cycle's time on the bytes held now (file age is one: a regenerated
+        # file's `hg` is fresh): a snapshot is written only when publishability or the failed
+        # criteria change. A cycle that only saw `hg`/`idg` move writes and commits nothing.
         agora_resumo = _summary(_in_memory(state, rs, plano, doc, args, cal))
         chave = ("publicavel", "criterios_nao_atendidos")
         if rs.ultima_captura is None or all(agora_resumo.get(k) == rs.resumo.get(k) for k in chave):

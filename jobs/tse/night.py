@@ -7,8 +7,13 @@ NIGHT_DIR/<ambiente>/<ciclo>/<ele>/config/mun-e<ele6>-cm.json   optional: genera
 NIGHT_DIR/capturas/<YYYY-MM-DDTHH-MM-SSZ>/<TSE file names>      `.json`, `.jws` twins, `-ab.json`
 ```
 The TSE's URL always serves the latest version of a file and files never disappear, so capture k
-serves, for each name, the newest version recorded at or before k. Config and coverage files that
-the night lacks are generated from what the captures hold, in the TSE's own layout.
+serves, for each name, the newest version recorded at or before k. The TSE also regenerates every
+file at every cycle, changed or not (`dg/hg` and `idg` advance, `dt/ht` and the counts stay), so a
+result file recorded at capture j < k is served regenerated for capture k (`regenerate`): same
+bytes but the generation stamp, `hg` moved by the time between the two captures. A `.jws` cannot be
+re-signed: a file recorded with its twin is served as recorded, both of them (docs/NOITE.md).
+Config and coverage files that the night lacks are generated from what the captures hold, in the
+TSE's own layout.
 """
 
 from __future__ import annotations
@@ -49,6 +54,32 @@ class Captura:
     nome: str
     instante: dt.datetime
     arquivos: dict[str, Path]
+
+
+# The generation stamp of a TSE file: the first `"dg"`, `"hg"` and `"idg"` keys are the root's (the
+# result files write them before `carg`; a candidate's `dt` is a birth date, never touched here).
+_STAMP = {chave: re.compile(rb'("' + chave + rb'"\s*:\s*")([^"]*)(")') for chave in (b"dg", b"hg", b"idg")}
+
+
+def regenerate(raw: bytes, depois_s: float) -> bytes:
+    """`raw` as the TSE regenerates it `depois_s` seconds later with nothing new: `dg/hg` moved by
+    that much (Brasília), `idg` grown by as many units (at least 1); the counts, `dt/ht` and every
+    other byte unchanged. A body without a readable `dg/hg` is returned as it is."""
+    dg, hg = _STAMP[b"dg"].search(raw), _STAMP[b"hg"].search(raw)
+    if dg is None or hg is None:
+        return raw
+    try:
+        antes = dt.datetime.strptime(f"{dg[2].decode()} {hg[2].decode()}", "%d/%m/%Y %H:%M:%S")
+    except (UnicodeDecodeError, ValueError):
+        return raw
+    novo = antes + dt.timedelta(seconds=round(depois_s))
+    out = _STAMP[b"dg"].sub(lambda m: m[1] + novo.strftime("%d/%m/%Y").encode() + m[3], raw, count=1)
+    out = _STAMP[b"hg"].sub(lambda m: m[1] + novo.strftime("%H:%M:%S").encode() + m[3], out, count=1)
+    idg = _STAMP[b"idg"].search(out)
+    if idg is not None and idg[2].isdigit():
+        passo = max(1, round(depois_s))
+        out = _STAMP[b"idg"].sub(lambda m: m[1] + str(int(m[2]) + passo).encode() + m[3], out, count=1)
+    return out
 
 
 def capture_instant(nome: str) -> dt.datetime | None:
@@ -120,6 +151,23 @@ class Noite:
             return None
         j = ks[-1]
         return self.capturas[j].arquivos[nome], j
+
+    def corpo(self, k: int, nome: str) -> tuple[bytes, dt.datetime] | None:
+        """The bytes the TSE serves for `nome` at capture k and when they were generated (the
+        `Last-Modified`): the version recorded at k, or the last one before k regenerated for k
+        (`regenerate`). `.jws` twins, and a `.json` recorded with its twin, are served as recorded:
+        a regenerated body could not carry the TSE's signature."""
+        versao = self.versao(k, nome)
+        if versao is None:
+            return None
+        path, j = versao
+        dados = path.read_bytes()
+        if j == k or not nome.endswith(".json") or not RESULT_NAME.match(nome):
+            return dados, self.capturas[j].instante
+        if (path.parent / (nome[: -len(".json")] + ".jws")).is_file():
+            return dados, self.capturas[j].instante
+        depois = (self.capturas[k].instante - self.capturas[j].instante).total_seconds()
+        return regenerate(dados, depois), self.capturas[k].instante
 
     def eleicoes(self) -> dict[str, set[int]]:
         """{election code: cargo codes} of the result files of the whole night."""
@@ -356,8 +404,10 @@ def _final_capture_instant(pasta: Path) -> dt.datetime:
 
 def make_partial_night(destino: Path, origem: Path | None = None, com_final: bool = True) -> Path:
     """A night folder from the real 1st-round captures in `datasets/tse/2026-1t-parcial/`
-    (two captures of election 6257, 04/10/2026 21:36 and 21:39 UTC), plus, with `com_final`, the
-    signed final UF files of `datasets/tse/2026-1t-final/presidente-uf/` as a last capture.
+    (six captures of election 6257, 04/10/2026 21:36 to 05/10 00:01 UTC, some of them without the
+    file of some UFs: the replay serves those regenerated from their last recorded version), plus,
+    with `com_final`, the signed final UF files of `datasets/tse/2026-1t-final/presidente-uf/` as
+    a last capture.
 
     These are 1st-round files (6257): poll them with a race `cargo = "presidente", eleicao = "6257"`.
     """
@@ -367,7 +417,7 @@ def make_partial_night(destino: Path, origem: Path | None = None, com_final: boo
         raise NightError(f"pasta de capturas reais não encontrada: {parcial}")
     write_meta(
         destino,
-        "Apuração real do 1º turno de 2026 (eleição 6257), duas capturas de 04/10/2026 "
+        "Apuração real do 1º turno de 2026 (eleição 6257), seis capturas de 04/10/2026 "
         "(madebysandro/apuracao-2026, licença MIT) e, por último, os arquivos finais assinados.",
     )
     for pasta in sorted(parcial.iterdir()):

@@ -7,8 +7,8 @@ anything else, and a `Date` header on the night's own clock. It steps through th
 timer or on request, and injects faults on demand, so the polling job cannot tell it from the TSE.
 
 Admin endpoints (loopback only, like the server): `GET /_replay/estado`, `POST /_replay/avancar`
-(`?para=K`), `POST /_replay/falhas` (JSON body: the faults, replacing the current ones),
-`DELETE /_replay/falhas`.
+(`?para=K`, `?para=-1` the last capture), `POST /_replay/falhas` (JSON body: the faults,
+replacing the current ones), `DELETE /_replay/falhas`.
 """
 
 from __future__ import annotations
@@ -124,10 +124,11 @@ class EstadoReplay:
             return base + dt.timedelta(seconds=time.monotonic() - self._inicio_passo)
 
     def avancar(self, para: int | None = None) -> int:
-        """Move to the next capture (or to capture `para`); returns the new index."""
+        """Move to the next capture (or to capture `para`; negative counts from the end, -1 the
+        last); returns the new index."""
         with self.lock:
             ultimo = len(self.noite.capturas) - 1
-            alvo = self.indice + 1 if para is None else para
+            alvo = self.indice + 1 if para is None else (para if para >= 0 else ultimo + 1 + para)
             self.indice = max(0, min(ultimo, alvo))
             self._inicio_passo = time.monotonic()
             return self.indice
@@ -207,12 +208,10 @@ def resolve(estado: EstadoReplay, caminho: str) -> tuple[Corpo | None, str | Non
         if dados is None:
             return None, nome
         return Corpo(dados, noite.capturas[k].instante), nome
-    versao = noite.versao(k, nome)
-    if versao is None:
+    servido = noite.corpo(k, nome)
+    if servido is None:
         return None, nome
-    path, j = versao
-    dados = path.read_bytes()
-    modificado = noite.capturas[j].instante
+    dados, modificado = servido
     twin_of_changed = nome.endswith(".jws") and (
         _match(nome, falhas.relogio_min) or _match(nome, falhas.somas)
     )

@@ -5,6 +5,11 @@ split by the 1st-round share of the model's baseline), and capture k shows a det
 of them. Every TSE identity holds (`tv = vb+vn+vnt+van+vansj+vv`, `vvc = vv+van+vansj`, candidates
 = `vv`, `st ≤ ts`, `est ≤ te`) and every total grows from one capture to the next, so the files pass
 the model's checks unless a replay fault breaks them on purpose.
+
+Like the real feed (docs/NOITE.md, "O que o TSE publica a cada ciclo"), every capture regenerates
+every file: `dg/hg` are the capture's generation time and `idg` grows, while `dt/ht` stay at the
+last moment the part's numbers changed (so they freeze when a part finishes, or while nothing new
+arrives), and the counts stay as they were.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import json
 import math
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -171,10 +176,14 @@ def result_file(
     hora: dt.datetime,
     nomes: dict[int, str],
     uf: str,
+    idg: int | None = None,
+    totalizado: dt.datetime | None = None,
 ) -> bytes:
-    """An EA20 `-u.json` (TSE-FORMAT.md §2) with the numbers `n`, generated at `hora`."""
+    """An EA20 `-u.json` (TSE-FORMAT.md §2) with the numbers `n`, generated at `hora` (`dg/hg`,
+    and `idg` when given); `dt/ht` is `totalizado` (default `hora`): when the numbers last changed."""
     hg = hora.astimezone(BRASILIA)
-    local = hora.astimezone(dt.timezone(dt.timedelta(hours=UF_UTC_OFFSET.get(uf, -3))))
+    quando = totalizado if totalizado is not None else hora
+    local = quando.astimezone(dt.timezone(dt.timedelta(hours=UF_UTC_OFFSET.get(uf, -3))))
     vv = n.vv
     ordem = sorted(n.votos, key=lambda nv: -nv[1])
     cand = [
@@ -201,6 +210,7 @@ def result_file(
         "cdabr": cdabr,
         "dg": hg.strftime("%d/%m/%Y"),
         "hg": hg.strftime("%H:%M:%S"),
+        **({"idg": str(idg)} if idg is not None else {}),
         "dt": local.strftime("%d/%m/%Y") if n.est else "",
         "ht": local.strftime("%H:%M:%S") if n.est else "",
         "dv": "s",
@@ -233,6 +243,23 @@ def result_file(
     return ("\n" + json.dumps(root, ensure_ascii=False)).encode("utf-8")
 
 
+@dataclass
+class Geracao:
+    """What the generator remembers across the captures of one night: every file's numbers and the
+    moment they last changed (its `dt/ht`), and the TSE's generation counter `idg`."""
+
+    idg: int = 1_000_000
+    anteriores: dict[str, tuple[Numeros, dt.datetime]] = field(default_factory=dict)
+
+    def gerar(self, nome: str, n: Numeros, hora: dt.datetime) -> tuple[int, dt.datetime]:
+        """(`idg`, `dt/ht` instant) of `nome` regenerated at `hora` with the numbers `n`."""
+        antes = self.anteriores.get(nome)
+        totalizado = antes[1] if antes is not None and antes[0] == n else hora
+        self.anteriores[nome] = (n, totalizado)
+        self.idg += 1
+        return self.idg, totalizado
+
+
 def capture_files(
     partes: Sequence[Totais],
     nivel: float,
@@ -243,26 +270,22 @@ def capture_files(
     cargo: int,
     agregado: str | None,
     nomes: dict[int, str],
-    anteriores: dict[str, tuple[Numeros, bytes]] | None = None,
+    geracao: Geracao | None = None,
 ) -> dict[str, bytes]:
     """The files of one capture: one per part plus the aggregate (`br`, or the UF for a governor).
 
-    A part already complete in `anteriores` (name → numbers, bytes of the previous capture) keeps
-    its bytes, `hg` included, as a finished file does; `anteriores` is updated in place.
+    Every file is regenerated at `hora` with the next `idg`, finished or not, as the TSE does; a
+    file whose numbers did not change since the previous capture of `geracao` keeps its `dt/ht`
+    (updated in place).
     """
     ele6 = f"{int(eleicao):06d}"
     out: dict[str, bytes] = {}
     numeros = []
-    anteriores = anteriores if anteriores is not None else {}
+    geracao = geracao if geracao is not None else Geracao()
     for t in partes:
-        f = fraction(t.parte, nivel)
-        n = numbers_at(t, f)
+        n = numbers_at(t, fraction(t.parte, nivel))
         numeros.append(n)
         nome = f"{t.parte}-c{cargo:04d}-e{ele6}-u.json"
-        antes = anteriores.get(nome)
-        if antes is not None and f >= 1.0 and antes[0] == n:
-            out[nome] = antes[1]
-            continue
         uf = t.parte[:2]
         if "-z" in t.parte:
             tpabr, cdabr = "zona", t.parte[-4:]
@@ -270,15 +293,19 @@ def capture_files(
             tpabr, cdabr = "mu", t.parte[2:]
         else:
             tpabr, cdabr = "uf", uf
+        idg, totalizado = geracao.gerar(nome, n, hora)
         out[nome] = result_file(
-            tpabr, cdabr, n, eleicao=eleicao, turno=turno, cargo=cargo, hora=hora, nomes=nomes, uf=uf
-        )
-        anteriores[nome] = (n, out[nome])
+            tpabr, cdabr, n, eleicao=eleicao, turno=turno, cargo=cargo, hora=hora, nomes=nomes, uf=uf,
+            idg=idg, totalizado=totalizado,
+        )  # fmt: skip
     if agregado is not None:
         tp = "br" if agregado == "br" else "uf"
-        out[f"{agregado}-c{cargo:04d}-e{ele6}-u.json"] = result_file(
-            tp, agregado, add(numeros), eleicao=eleicao, turno=turno, cargo=cargo, hora=hora, nomes=nomes,
-            uf=agregado,
+        nome = f"{agregado}-c{cargo:04d}-e{ele6}-u.json"
+        soma = add(numeros)
+        idg, totalizado = geracao.gerar(nome, soma, hora)
+        out[nome] = result_file(
+            tp, agregado, soma, eleicao=eleicao, turno=turno, cargo=cargo, hora=hora, nomes=nomes,
+            uf=agregado, idg=idg, totalizado=totalizado,
         )  # fmt: skip
     return out
 
@@ -302,12 +329,12 @@ def write_night(
     nomes = {
         n: FICTIONAL_NAMES[i] if i < len(FICTIONAL_NAMES) else f"CANDIDATO {n}" for i, n in enumerate(numeros)
     }
-    anteriores: dict[str, tuple[Numeros, bytes]] = {}
+    geracao = Geracao()
     for instante, nivel in instantes:
         hora = instante - dt.timedelta(seconds=atraso_s)
         arquivos = capture_files(
             partes, nivel, hora, eleicao=eleicao, turno=turno, cargo=cargo, agregado=agregado, nomes=nomes,
-            anteriores=anteriores,
+            geracao=geracao,
         )  # fmt: skip
         write_capture(destino, instante, arquivos)
     return destino

@@ -86,7 +86,7 @@ def test_audit_checks_the_tse_signatures(
     tmp_path: Path,
 ) -> None:
     replay = replay_factory(real_night)
-    replay.avancar(para=2)
+    replay.avancar(para=-1)  # the signed final capture
     dados = tmp_path / "data"
     job_factory(job_config(replay.url, dados, Corrida("presidente", "6257", "br", "uf"))).ciclo()
     snap = written(dados, "6257")[-1]

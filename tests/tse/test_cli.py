@@ -111,7 +111,7 @@ def test_night_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
         main(["tse", "noite-real", str(tmp_path / "r"), "--origem", str(DATASETS / "tse"), "--sem-final"])
         == 0
     )
-    assert len(list((tmp_path / "r" / "capturas").iterdir())) == 2
+    assert len(list((tmp_path / "r" / "capturas").iterdir())) == 6  # the six real captures
     assert main(["tse", "noite-sintetica", str(tmp_path / "x"), "--governadores", "zz"]) == 2
     capsys.readouterr()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jobs.tse.cycle import PollState, TseError, run_cycle
+from jobs.tse.cycle import PollState, TseError, data_key, run_cycle
 from model import VERSION
 from model import cli as model_cli
 from model.calibration import load_calibration
@@ -72,6 +72,10 @@ def test_cycle_writes_a_snapshot_that_projetar_reproduces(
     assert r2.apurado_pct > r.apurado_pct
     snap2 = snapshots(race)[-1]
     assert projetar_bytes([str(snap2)], capsysbinary) == (snap2 / "saida.json").read_bytes()
+    # The municipality catalogue did not change: one copy on disk, hard-linked (the real one is 0.5 MB).
+    cm = "mun-e006258-cm.json"
+    assert (snap2 / cm).read_bytes() == (snap / cm).read_bytes()
+    assert (snap2 / cm).stat().st_ino == (snap / cm).stat().st_ino
     out = saida(snap2)
     assert out["modelo"]["calibracao_sha256"] == load_calibration().sha256
     assert out["parcial"]["candidatos"] and out["forecast"]["candidatos"]
@@ -173,10 +177,11 @@ def test_municipal_mode_fetches_only_parts_whose_coverage_moved(
     replay.avancar()
     assert job.ciclo()[0].novos == 23  # 30 % → 95 %: every municipality moved, and the UF file
     caps = sorted((synthetic_night / "capturas").iterdir())
+    # Every file is regenerated at every capture (new hg, idg); the data moved in some only.
     changed = {
         p.name
         for p in caps[2].glob("ac?????-c0003-e006260-u.json")
-        if p.read_bytes() != (caps[1] / p.name).read_bytes()
+        if data_key(p.name, p.read_bytes()) != data_key(p.name, (caps[1] / p.name).read_bytes())
     }
     assert 0 < len(changed) < 22  # some municipalities were already complete at 95 %
     before = replay.estado()["pedidos_por_arquivo"]
@@ -289,9 +294,9 @@ def test_part_is_rechecked_when_its_coverage_moved_before_its_file(
     job.ciclo()
     replay.avancar()
     [r1] = job.ciclo()
-    assert r1.pedidos == 24 and r1.nao_modificados == 23 and r1.novos == 0  # 22 + UF: unchanged
-    # 10 minutes later with no new file: re-evaluated, the UF file is now too old to publish.
-    assert r1.reavaliado and "idade_arquivo_referencia" in r1.nao_atendidos
+    # 22 + UF: the TSE regenerated them (new hg) with nothing new, and the reading stays fresh.
+    assert r1.pedidos == 24 and r1.regenerados == 23 and r1.novos == 0
+    assert not r1.alterado and r1.publicavel is True
     replay.avancar()
     [r2] = job.ciclo()
     assert r2.alterado and r2.novos == 23  # rechecked although the coverage did not move again

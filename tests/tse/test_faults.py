@@ -137,7 +137,7 @@ def test_tampered_jws_is_rejected_and_a_good_one_accepted(
     # catalogo_intervalo_s = 0: twins found missing at the first capture are probed again each cycle.
     job = job_factory(job_config(replay.url, dados, race, catalogo_intervalo_s=0.0))
     job.ciclo()
-    replay.avancar(para=2)  # the signed final capture
+    replay.avancar(para=-1)  # the signed final capture
     replay.falhas(jws_adulterado=["sp-c0001-e006257-u"])
     [r] = job.ciclo()
     assert r.rejeitados == 1 and r.preservados == 1

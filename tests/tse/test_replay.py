@@ -18,7 +18,7 @@ from jobs.tse.catalog import parse_catalogue, parse_municipalities
 from jobs.tse.coverage import parse_coverage
 from jobs.tse.night import Noite
 from jobs.tse.replay import EstadoReplay
-from tests.tse.conftest import START, Replay
+from tests.tse.conftest import DATASETS, START, Replay
 
 PRES = "/oficial/ele2026/6258/dados/sp/sp-c0001-e006258-u.json"
 
@@ -93,18 +93,94 @@ def test_coverage_is_generated_from_the_municipal_files(
     )  # no municipal files
 
 
-def test_recorded_file_missing_from_a_capture_is_served_from_the_last_one(
+def _stamp_moved(before: bytes, after: bytes) -> set[str]:
+    """The root keys whose values differ between two versions of a result file."""
+    a, b = json.loads(before), json.loads(after)
+    return {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+
+
+def _md5_etag(body: bytes) -> str:
+    return '"' + hashlib.md5(body, usedforsecurity=False).hexdigest() + '"'
+
+
+def test_a_finished_part_is_regenerated_at_every_step(
+    synthetic_night: Path, replay_factory: Callable[[Path], Replay]
+) -> None:
+    """The real TSE regenerates a finished part's file at every cycle: `hg` and `idg` advance,
+    `dt/ht` and every count stay at the moment it finished, and so the ETag changes."""
+    replay = replay_factory(synthetic_night)
+    mun = "/oficial/ele2026/6260/dados/ac/ac01007-c0003-e006260-u.json"
+    uf = "/oficial/ele2026/6260/dados/ac/ac-c0003-e006260-u.json"
+    replay.avancar(para=2)  # governor AC at 120 %: every municipality and the UF finished
+    served = {path: [get(replay.url + path)] for path in (mun, uf)}
+    replay.avancar()
+    for path in (mun, uf):
+        served[path].append(get(replay.url + path))
+        (_, h0, b0), (_, h1, b1) = served[path]
+        d0, d1 = json.loads(b0), json.loads(b1)
+        assert d0["s"]["st"] == d0["s"]["ts"] and d0["and"] == "f"  # finished at step 2
+        assert _stamp_moved(b0, b1) == {"hg", "idg"}  # counts, dt/ht, flags: as they were
+        assert d1["hg"] > d0["hg"] and int(d1["idg"]) > int(d0["idg"])
+        assert h1["ETag"] == _md5_etag(b1) != h0["ETag"] == _md5_etag(b0)
+        assert parsedate_to_datetime(h1["Last-Modified"]) > parsedate_to_datetime(h0["Last-Modified"])
+
+
+def test_a_part_with_nothing_new_keeps_its_totalization_time(tmp_path: Path) -> None:
+    """Unfinished parts whose numbers did not move between two captures are regenerated too, with
+    `dt/ht` of the capture where their numbers last changed."""
+    from jobs.tse.synthetic import schedule, totals_from_baseline, write_night
+    from model.baselines import load_baselines
+
+    base = load_baselines()["6258-presidente-br-uf"]
+    write_night(tmp_path, totals_from_baseline(base), schedule(START, [0.5, 0.5, 0.6]), eleicao="6258")
+    noite = Noite.abrir(tmp_path)
+    nome = "sp-c0001-e006258-u.json"
+    d0, d1, d2 = (json.loads(c.arquivos[nome].read_bytes()) for c in noite.capturas)
+    assert d1["hg"] != d0["hg"] and int(d1["idg"]) > int(d0["idg"])
+    assert (d1["dt"], d1["ht"], d1["s"], d1["v"]) == (d0["dt"], d0["ht"], d0["s"], d0["v"])
+    assert d2["ht"] == d2["hg"] != d1["ht"] and int(d2["s"]["st"]) > int(d1["s"]["st"])
+
+
+def test_recorded_file_missing_from_a_capture_is_served_regenerated(
     real_night: Path, replay_factory: Callable[[Path], Replay]
 ) -> None:
+    """RS has no file in the real capture of 21:39:46 UTC: the last recorded one (21:38:48) is
+    served as the TSE would have served it, regenerated: only `hg` (moved by the 58 s between the
+    captures) and `idg` change, and the ETag and Last-Modified follow the new bytes."""
     replay = replay_factory(real_night)
     rs = "/oficial/ele2026/6257/dados/rs/rs-c0001-e006257-u.json"
+    assert replay.avancar(para=1)["captura"] == "2026-10-04T21-38-48Z"
     _, h0, b0 = get(replay.url + rs)
+    assert b0 == (real_night / "capturas" / "2026-10-04T21-38-48Z" / "rs-c0001-e006257-u.json").read_bytes()
     assert replay.avancar()["captura"] == "2026-10-04T21-39-46Z"
+    assert not (real_night / "capturas" / "2026-10-04T21-39-46Z" / "rs-c0001-e006257-u.json").exists()
     _, h1, b1 = get(replay.url + rs)
-    assert b1 == b0 and h1["Last-Modified"] == h0["Last-Modified"]  # TSE files never disappear
-    replay.avancar()
+    assert _stamp_moved(b0, b1) == {"hg", "idg"} and len(b1) == len(b0)
+    d0, d1 = json.loads(b0), json.loads(b1)
+    assert (d0["hg"], d1["hg"]) == ("18:37:27", "18:38:25") and int(d1["idg"]) == int(d0["idg"]) + 58
+    assert h1["ETag"] == _md5_etag(b1) != h0["ETag"]
+    assert parsedate_to_datetime(h1["Last-Modified"]) == Noite.abrir(real_night).capturas[2].instante
+    assert get(replay.url + rs, {"If-None-Match": h0["ETag"]})[0] == 200  # new bytes, not a 304
+    replay.avancar(para=-1)
     status, _, signed = get(replay.url + rs.replace(".json", ".jws"))
     assert status == 200 and signed.startswith(b"eyJra")
+
+
+def test_a_signed_file_missing_from_a_capture_is_served_as_recorded(tmp_path: Path) -> None:
+    """A regenerated body could not carry the TSE's signature: a real signed file (and its `.json`)
+    absent from a later capture is served exactly as recorded."""
+    final = DATASETS / "tse" / "2026-1t-final" / "presidente-uf"
+    names = ("sp-c0001-e006257-u.json", "sp-c0001-e006257-u.jws")
+    first = tmp_path / "capturas" / "2026-10-05T15-53-00Z"
+    second = tmp_path / "capturas" / "2026-10-05T15-54-00Z"
+    for pasta in (first, second):
+        pasta.mkdir(parents=True)
+    for nome in names:
+        (first / nome).write_bytes((final / nome).read_bytes())
+    (second / "rj-c0001-e006257-u.json").write_bytes((final / "rj-c0001-e006257-u.json").read_bytes())
+    noite = Noite.abrir(tmp_path)
+    for nome in names:
+        assert noite.corpo(1, nome) == ((final / nome).read_bytes(), noite.capturas[0].instante)
 
 
 def test_faults_change_what_is_served(
@@ -148,9 +224,33 @@ def test_partial_night_from_the_real_captures(real_night: Path) -> None:
     noite = Noite.abrir(real_night)
     assert [c.nome for c in noite.capturas] == [
         "2026-10-04T21-36-05Z",
+        "2026-10-04T21-38-48Z",
         "2026-10-04T21-39-46Z",
+        "2026-10-04T21-44-49Z",
+        "2026-10-04T23-17-25Z",
+        "2026-10-05T00-01-02Z",
         "2026-10-05T15-53-00Z",
     ]
-    assert len([n for n in noite.capturas[2].arquivos if n.endswith(".jws")]) == 29
+    assert len([n for n in noite.capturas[-1].arquivos if n.endswith(".jws")]) == 29
     assert noite.eleicoes() == {"6257": {1}, "6259": {3}}
     assert json.loads((real_night / "noite.json").read_bytes())["ciclo"] == "ele2026"
+
+
+def test_a_finished_part_s_regenerated_twin_is_signed(
+    synthetic_night: Path, replay_factory: Callable[[Path], Replay], tmp_path: Path
+) -> None:
+    """Signed synthetic nights (test key) sign every regenerated file: the twin of a finished
+    part changes with its `.json` at every step, verifies, and carries the `.json` served."""
+    from jobs.tse.jws import verify_jws
+    from tests.support.assinatura import chave_de_teste, signed_copy
+
+    replay = replay_factory(signed_copy(synthetic_night, tmp_path / "assinada"))
+    mun = "/oficial/ele2026/6260/dados/ac/ac01007-c0003-e006260-u"
+    twins = []
+    for passo in (2, 3):  # finished at both
+        replay.avancar(para=passo)
+        _, _, body = get(replay.url + mun + ".json")
+        _, _, twin = get(replay.url + mun + ".jws")
+        assert verify_jws(twin, chave_de_teste()) == body
+        twins.append(twin)
+    assert twins[0] != twins[1]
