@@ -429,11 +429,6 @@ def test_the_night_is_decided_mathematically_before_its_end(night_run: NightRun)
     assert outputs[-1]["apurado_pct"] == 100.0
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="precisa do ramo 'replay' (o servidor de reprodução regenera todo arquivo a cada passo, "
-    "como o TSE): sem ele, um arquivo já completo envelhece além do limite de 5 min de idade",
-)
 def test_the_night_ends_with_a_publishable_projection(night_run: NightRun) -> None:
     outputs = _night_outputs(night_run)
     assert outputs[-1]["publicavel"] is True, outputs[-1]["criterios_nao_atendidos"]
