@@ -290,7 +290,9 @@ pasta = "{self.published}"
 
         cfg = scheduler.load_scheduler_config(self.root, config_path)
         stopping = threading.Event()  # the runner's: a transcription backlog ends early at Ctrl+C
-        jobs = scheduler.default_jobs(self.root, cfg, config_path, stopping)
+        # The debate airs inside the night: its scoreboard is stamped on the night's clock, the one the
+        # site server sends as Date, so the debate page's age line stays fresh while it airs.
+        jobs = scheduler.default_jobs(self.root, cfg, config_path, stopping, clock=replay.estado.agora)
         wrapped: dict[str, Callable[[Callable[[], Any]], Callable[[], Any]]] = {
             "tse": lambda run: NightPoll(run, replay.estado, not clocked, scheduler.Outcome),
         }

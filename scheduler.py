@@ -523,12 +523,17 @@ class DebateSegments:
 
     A backlog of segments can take minutes to transcribe: once `stopping` is set the audio job ends
     after the window in hand (its words and state saved; the next run resumes there) and the engine
-    pass is left to the next run."""
+    pass is left to the next run.
+
+    `clock` stamps the scoreboards (`atualizado_em`): the demo gives its night's clock, so its
+    debate airs on the same clock as its site server's `Date`. None (production): the engine's
+    default (the broadcast's clock when debate.toml has `inicio`, else the machine's)."""
 
     root: Path
     config_path: Path
     sources: tuple[str, ...]
     stopping: threading.Event = field(default_factory=threading.Event)
+    clock: Callable[[], dt.datetime] | None = None
     _seen: dict[Path, Any] = field(default_factory=dict)
     _processors: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     _engine_config: Any = None
@@ -556,7 +561,7 @@ class DebateSegments:
             if self._seen.get(debate_dir) == signature:
                 continue
             first = debate_dir not in self._seen
-            updated = bool(pipeline.atualizar(debate_dir, self._engine_config))
+            updated = bool(pipeline.atualizar(debate_dir, self._engine_config, relogio=self.clock))
             self._seen[debate_dir] = _stat_signature([debate_dir / n for n in names])
             changed = changed or updated or not first
         return changed
@@ -567,7 +572,7 @@ class DebateSegments:
             audio_cfg = _import("jobs.debate.config_audio").carregar_config_audio(self.config_path)
             sources = _import("jobs.debate.segmentos")
             segments = sources.abrir_fonte(where, estavel_s=audio_cfg.audio_estavel_s)
-            motor, _ = processing.motor_padrao(self.config_path)
+            motor, _ = processing.motor_padrao(self.config_path, relogio=self.clock)
             processor = processing.Processador(
                 self.root / "data" / "debates" / debate_id,
                 audio_cfg,
@@ -669,14 +674,19 @@ class SiteJob:
 
 
 def default_jobs(
-    root: Path, cfg: SchedulerConfig, config_path: Path, stopping: threading.Event | None = None
+    root: Path,
+    cfg: SchedulerConfig,
+    config_path: Path,
+    stopping: threading.Event | None = None,
+    clock: Callable[[], dt.datetime] | None = None,
 ) -> list[Job]:
     """The input jobs of this project, by name, with their cadence; `stopping` is the runner's
-    event (`Runner.stopping`), which lets a long run end early when the scheduler stops."""
+    event (`Runner.stopping`), which lets a long run end early when the scheduler stops; `clock`
+    stamps the debates' scoreboards (see `DebateSegments`; None: the engine's default)."""
     stopping = stopping or threading.Event()
     factories: dict[str, Callable[[], Callable[[], JobResult]]] = {
         "tse": lambda: TsePoll(config_path),
-        "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes, stopping),
+        "debate": lambda: DebateSegments(root, config_path, cfg.debate_fontes, stopping, clock),
         "checagens": lambda: FactCheckContent(root, cfg.conteudo_repositorio),
         "redes": lambda: SocialFeeds(root, config_path),
     }

@@ -446,7 +446,10 @@ def stuck() -> None:
     print("tarefa presa começou", flush=True)
     threading.Event().wait()
 
-scheduler.default_jobs = lambda *args: [*real_jobs(*args), scheduler.Job("presa", 3600.0, stuck)]
+def with_stuck(*args, **kwargs):
+    return [*real_jobs(*args, **kwargs), scheduler.Job("presa", 3600.0, stuck)]
+
+scheduler.default_jobs = with_stuck
 sys.argv = ["eleicoes", *sys.argv[1:]]
 runpy.run_module("eleicoes", run_name="__main__")
 """
@@ -546,6 +549,13 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
     _portuguese_terminal(out)  # faster-whisper's and APScheduler's lines went to the log file
     abandoned = _abandoned_jobs(returncode, out)
     debates = _debates_hold_valid_json(tmp_path / "demo")
+    # The debate airs inside the night: a scoreboard the engine wrote is stamped on the night's
+    # clock (the site server's Date), never on today's.
+    placar = debates / "demo-audio" / "placar.json"
+    if placar.exists():
+        stamped = dt.datetime.fromisoformat(json.loads(placar.read_bytes())["atualizado_em"])
+        night_end = NIGHT_START + dt.timedelta(minutes=NIGHT_STEP_MIN * len(NIGHT_LEVELS))
+        assert NIGHT_START <= stamped < night_end + dt.timedelta(hours=1)  # the step in hand, plus real time
     if "debate" in abandoned:  # a machine so loaded that the window in hand outlasted the grace
         return
     # The cooperative stop: the job ended on its own, after saving the window it had started.
@@ -556,6 +566,7 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
     assert 0 < list(state["seqs"].values()).count("processado") < released
     assert (audio / "transcricao.jsonl").read_text(encoding="utf-8").strip()  # the window's words
     assert not list(debates.rglob("*.tmp"))  # every write finished (atomic: temp file, rename)
+    assert (audio / "placar.json").is_file()  # the engine ran on the window's words
 
 
 def test_a_second_ctrl_c_while_transcribing_exits_at_once(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@ the project lock, the health file and a clean stop on SIGTERM."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import re
@@ -333,6 +334,40 @@ def test_debate_job_runs_the_engine_when_a_transcript_grows(tmp_path: Path) -> N
     assert job() is False  # nothing new: the engine is not even called
     (debate / "transcricao.jsonl").write_text("".join(lines), encoding="utf-8")
     assert job() is True
+
+
+def test_a_debate_job_given_a_clock_stamps_the_scoreboard_with_it(tmp_path: Path) -> None:
+    """The demo's debate airs inside the replayed night: the clock it is given (the night's, the
+    site server's Date) stamps `atualizado_em`, in the engine pass and in the engine the audio job
+    calls after each window, and wins over the broadcast's clock of debate.toml's `inicio`."""
+    from jobs.debate import processar
+
+    root = tmp_path / "projeto"
+    shutil.copytree(REPO / "content", root / "content")
+    sample = REPO / "data" / "debates" / "demo-governo-2026-10-15"
+    debate = root / "data" / "debates" / "teste"
+    debate.mkdir(parents=True)
+    toml = (sample / "debate.toml").read_text(encoding="utf-8")
+    assert "\ndata = 2026-10-15\n" in toml
+    toml = toml.replace("\ndata = 2026-10-15\n", "\ndata = 2026-10-15\ninicio = 2026-10-15T21:00:00-03:00\n")
+    (debate / "debate.toml").write_text(toml, encoding="utf-8")
+    lines = (sample / "transcricao.jsonl").read_text(encoding="utf-8").splitlines(keepends=True)
+    (debate / "transcricao.jsonl").write_text("".join(lines[:12]), encoding="utf-8")
+
+    night = dt.datetime(2026, 10, 25, 21, 5, 7, tzinfo=dt.UTC)
+    config = root / "eleicoes.toml"
+    jobs = scheduler.default_jobs(root, SchedulerConfig(tarefas=("debate",)), config, clock=lambda: night)
+    assert jobs[0].run() is True
+    placar = json.loads((debate / "placar.json").read_text(encoding="utf-8"))
+    assert dt.datetime.fromisoformat(placar["atualizado_em"]) == night
+
+    later = night + dt.timedelta(minutes=3)
+    motor, aviso = processar.motor_padrao(config, relogio=lambda: later)
+    assert motor is not None and aviso == ""
+    (debate / "transcricao.jsonl").write_text("".join(lines), encoding="utf-8")
+    motor(debate)
+    placar = json.loads((debate / "placar.json").read_text(encoding="utf-8"))
+    assert dt.datetime.fromisoformat(placar["atualizado_em"]) == later
 
 
 class StopOnLogLine(logging.Handler):

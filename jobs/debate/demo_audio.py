@@ -34,7 +34,9 @@ ROTEIRO_DEMO = """\
 # Debate de demonstração: pessoas e falas fictícias, geradas por síntese de voz.
 titulo = "Debate de demonstração (áudio sintético)"
 data = 2026-10-25  # depois de 18/10/2026: o debate ao vivo mostra só o método atual
-inicio = 2026-10-25T17:30:00-03:00  # o placar é datado na linha do tempo do debate, não no relógio da máquina
+# Na demo o placar é datado no relógio da noite (o mesmo do servidor do site); reprocessado fora
+# dela, na linha do tempo do debate (início + segundos do áudio), nunca no relógio da máquina.
+inicio = 2026-10-25T17:30:00-03:00
 emissora = "TV Demonstração"
 demonstracao = true
 

@@ -117,11 +117,15 @@ class Ciclo:
     placar: dict[str, Any] = field(default_factory=dict)
 
 
-def atualizar(debate_dir: Path, config: DebateConfig | None = None) -> bool:
+def atualizar(
+    debate_dir: Path,
+    config: DebateConfig | None = None,
+    relogio: Callable[[], dt.datetime] | None = None,
+) -> bool:
     """Run one cycle; True when any stored stage changed. Never raises for bad input: the error is
-    logged in Portuguese and the last good outputs stay as they were."""
+    logged in Portuguese and the last good outputs stay as they were. `relogio`: as in `executar`."""
     try:
-        return executar(debate_dir, config).mudou
+        return executar(debate_dir, config, relogio=relogio).mudou
     except (ErroDebate, ErroConfig, etapa_placar.ErroPlacar) as exc:
         log.error("debate %s não atualizado: %s", debate_dir.name, exc)
         return False
@@ -139,7 +143,9 @@ def executar(
 
     `reavaliar` drops the cached evaluations and checks (e.g. after the AI backend came back).
     `raiz` is the project root (for the desk's published checks); default: three folders up.
-    `relogio` gives the time stamped on a changed scoreboard; default: now.
+    `relogio` gives the time stamped on a changed scoreboard (the demo passes its night's clock, the
+    one its site server sends as `Date`); default: the broadcast's clock when `debate.toml` has
+    `inicio` (`relogio_da_transmissao`), else the machine's.
     """
     config = config or DebateConfig()
     pasta = debate_dir

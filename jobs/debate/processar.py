@@ -12,6 +12,7 @@ State lives in `data/debates/<id>/audio/`: `estado.json` and the held-back tail 
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import hashlib
 import importlib
 import json
@@ -163,8 +164,11 @@ class Resumo:
 Motor = Callable[[Path], object]
 
 
-def motor_padrao(config_path: Path) -> tuple[Motor | None, str]:
-    """`jobs.debate.pipeline.atualizar` with the engine's configuration, when the engine exists."""
+def motor_padrao(
+    config_path: Path, relogio: Callable[[], dt.datetime] | None = None
+) -> tuple[Motor | None, str]:
+    """`jobs.debate.pipeline.atualizar` with the engine's configuration, when the engine exists;
+    `relogio` stamps its scoreboard (None: the engine's default, see `pipeline.executar`)."""
     try:
         pipeline = importlib.import_module("jobs.debate.pipeline")
     except ImportError:
@@ -181,7 +185,7 @@ def motor_padrao(config_path: Path) -> tuple[Motor | None, str]:
         return None, f"configuração do motor do debate inválida ({exc}); só a transcrição segue"
 
     def chamar(debate_dir: Path) -> object:
-        return atualizar(debate_dir, config)
+        return atualizar(debate_dir, config, relogio=relogio)
 
     return chamar, ""
 

@@ -7,10 +7,13 @@
    data-regiao part whose built HTML changed, so every figure is exactly what the Python build
    renders (leader changes and publishability changes included). A reload is asked for, in one line
    at the top, only when the page's structure marker (data-estrutura) differs. Nodes that DOMParser
-   made never run scripts. "Now" is the server's clock (the answer's Date header).
+   made never run scripts.
 
    Debate pages: the scoreboard's numbers from placar.json, written as site_builder/br_format.py
-   writes them (tests/leitor/test_ao_vivo.py compares the two in a browser). */
+   writes them (tests/leitor/test_ao_vivo.py compares the two in a browser).
+
+   On both, "now" is the server's clock (the answers' Date header), so a replayed night (eleicoes
+   demo) ages its data on the night's clock, not on today's. */
 (function () {
   "use strict";
 
@@ -82,7 +85,15 @@
   var fontes = {}; // region name -> the built HTML it shows (the DOM itself is changed by this script)
 
   function agora() {
+    // "Now" on the server's clock (both halves), the browser's clock until an answer brings a Date.
     return Date.now() + desvio;
+  }
+
+  function lerRelogio(resposta) {
+    var data = Date.parse(resposta.headers.get("Date") || "");
+    if (!isNaN(data)) {
+      desvio = data - Date.now();
+    }
   }
 
   function regioes(doc) {
@@ -195,10 +206,7 @@
     var recebido = null;
     return fetch(window.location.pathname, { cache: "no-store", credentials: "same-origin", headers: cabecalhos })
       .then(function (resposta) {
-        var data = Date.parse(resposta.headers.get("Date") || "");
-        if (!isNaN(data)) {
-          desvio = data - Date.now();
-        }
+        lerRelogio(resposta);
         if (resposta.status === 304) {
           return null;
         }
@@ -238,7 +246,7 @@
     if (placarEm === null || !limite) {
       return;
     }
-    var idade = (Date.now() - placarEm.getTime()) / 60000;
+    var idade = Math.max(0, (agora() - placarEm.getTime()) / 60000);
     escrever("idade", " · há " + minutos(idade));
     escrever("atraso-idade", minutos(idade));
     escrever("atraso-limite", minutos(limite));
@@ -302,6 +310,7 @@
     buscar = function () {
       return fetch(raiz.getAttribute("data-api"), { cache: "no-store", credentials: "same-origin" })
         .then(function (resposta) {
+          lerRelogio(resposta);
           if (!resposta.ok) {
             throw new Error("HTTP " + resposta.status);
           }
