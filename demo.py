@@ -335,8 +335,10 @@ pasta = "{self.published}"
 
     def stop(self) -> None:
         """Ask the night to stop (the scheduler lets the jobs in flight finish)."""
+        import scheduler
+
         if self._runner is not None:
-            self._runner.stop("sinal")
+            self._runner.stop(scheduler.SIGNAL_REASON)
 
     def wait(self) -> str:
         """Block until the night ends, the step limit, a signal or a safety limit; the reason."""
@@ -455,6 +457,9 @@ class StopOnSignal:
     grace_s: float = STOP_GRACE_S + WATCHDOG_MARGIN_S
     force_exit: Callable[[int], None] = os._exit
     too_slow_status: int = INTERRUPTED_STATUS
+    # What the operator must still be told when the watchdog ends the process (the demo's summary of
+    # where the snapshots, debates and site are): an abandoned job must not cost them that.
+    last_words: Callable[[], str] | None = None
     asked: threading.Event = field(default_factory=threading.Event)
 
     def __call__(self, signum: int, frame: object) -> None:
@@ -476,6 +481,11 @@ class StopOnSignal:
             file=sys.stderr,
             flush=True,
         )
+        if self.last_words is not None:
+            try:
+                print(self.last_words(), flush=True)
+            except Exception:  # the exit must happen whatever the summary meets
+                log.debug("resumo final não pôde ser escrito", exc_info=True)
         self.force_exit(self.too_slow_status)
 
     def install(self) -> None:
@@ -544,7 +554,11 @@ def run_demo(args: argparse.Namespace) -> int:
     log_to_file(demo.root.parent / LOG_FILE)
     if kept is not None:
         print(f"a execução anterior foi guardada em {kept}", flush=True)
-    stopper = StopOnSignal(demo.stop, too_slow_status=scheduler.EXIT_ABANDONED)
+    stopper = StopOnSignal(
+        demo.stop,
+        too_slow_status=scheduler.EXIT_ABANDONED,
+        last_words=lambda: end_summary(demo, scheduler.SIGNAL_REASON),
+    )
     stopper.install()
     try:
         demo.start()

@@ -54,6 +54,7 @@ INPUT_JOBS = ("tse", "debate", "checagens", "redes")
 BUSY_RETRY_S = 5.0  # a site run that found the lock taken tries again this soon
 INSTANCE_LOCK = Path("data") / ".agendador.lock"  # one scheduler per data folder
 EXIT_ABANDONED = 3  # a job did not finish within the grace period after SIGTERM/SIGINT
+SIGNAL_REASON = "sinal"  # why a run stopped when SIGINT/SIGTERM asked it to
 SKIPPED_NOTICE_S = 60.0  # "a run was skipped, the previous one still runs": at most once per job per this
 
 
@@ -275,7 +276,7 @@ class Runner:
                 self.stop("duracao")
         self._state = "encerrando"
         self._write_health()
-        if self._stop_reason == "sinal":
+        if self._stop_reason == SIGNAL_REASON:
             # A signal must end the process: the jobs in flight get the grace period, no more.
             log.info("agendador: encerrando (sinal); até %g s para as tarefas em andamento", self.grace_s)
             self._scheduler.shutdown(wait=False)
@@ -294,7 +295,7 @@ class Runner:
         else:
             log.info("agendador: encerrando (%s); esperando as tarefas em andamento", self._stop_reason)
             self._scheduler.shutdown(wait=True)
-        if self._stop_reason != "sinal" and self.site is not None and self._wanted > self._built:
+        if self._stop_reason != SIGNAL_REASON and self.site is not None and self._wanted > self._built:
             self._run_site(self.site)  # the last inputs reach the site before the process ends
         self._state = "encerrado"
         self._write_health()
@@ -769,7 +770,7 @@ def install_signal_handlers(runner: Runner) -> None:
     def on_signal(signum: int, frame: object) -> None:
         del frame
         log.info("sinal %s recebido", signal.Signals(signum).name)
-        runner.stop("sinal")
+        runner.stop(SIGNAL_REASON)
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)

@@ -304,7 +304,9 @@ def test_a_rerun_keeps_the_previous_runs_folder(tmp_path: Path) -> None:
     assert not (tmp_path / "demo.anterior" / "marca-1").exists()
 
 
-def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once() -> None:
+def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     stops: list[str] = []
     exits: list[int] = []
     exited = threading.Event()
@@ -313,11 +315,20 @@ def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once() -> None:
         exits.append(status)
         exited.set()
 
-    handler = StopOnSignal(lambda: stops.append("parar"), grace_s=0.05, force_exit=force_exit)
+    handler = StopOnSignal(
+        lambda: stops.append("parar"),
+        grace_s=0.05,
+        force_exit=force_exit,
+        last_words=lambda: "demo encerrada (sinal).\n  pasta da demo: ...",
+    )
     handler(signal.SIGINT, None)
     assert stops == ["parar"] and handler.asked.is_set()
     assert exited.wait(60)  # stopping never finished here: the watchdog ends the process
     assert exits == [130]
+    # ... and still tells the operator where everything is (issue 25: the documented end).
+    out = capsys.readouterr()
+    assert "encerrando sem esperar por elas." in out.err
+    assert "demo encerrada (sinal)." in out.out
     handler(signal.SIGINT, None)  # a second Ctrl+C is not ignored
     assert stops == ["parar"] and exits == [130, 130]
 
@@ -478,6 +489,9 @@ def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path:
     assert saude["estado"] == "abandonado"
 
 
+ANY_JOB = "*"  # the watchdog ended the process: which jobs were in flight is not said
+
+
 def _abandoned_jobs(status: int, out: str) -> list[str]:
     """The documented end of a demo stopped by one Ctrl+C: the summary, no traceback, and status 0
     once every job ended on its own, or 3 with the line naming the jobs that outlasted the grace
@@ -486,8 +500,12 @@ def _abandoned_jobs(status: int, out: str) -> list[str]:
     assert "sinal SIGINT recebido: encerrando (Ctrl+C de novo para sair já)" in out
     assert "demo encerrada (sinal)." in out
     abandoned = re.search(rf"sem esperar (.+), que não terminou em {STOP_GRACE_S:g} s", out)
-    assert status == (scheduler.EXIT_ABANDONED if abandoned else 0), out
-    return abandoned.group(1).split(", ") if abandoned else []
+    # On a loaded machine the demo's own watchdog may end the process first (after the summary).
+    watchdog = "encerrando sem esperar por elas." in out
+    assert status == (scheduler.EXIT_ABANDONED if abandoned or watchdog else 0), out
+    if abandoned:
+        return abandoned.group(1).split(", ")
+    return [ANY_JOB] if watchdog else []
 
 
 def test_ctrl_c_during_the_night_stops_the_demo(tmp_path: Path) -> None:
@@ -556,7 +574,7 @@ def test_ctrl_c_while_the_audio_debate_is_transcribed_stops_the_demo(tmp_path: P
         stamped = dt.datetime.fromisoformat(json.loads(placar.read_bytes())["atualizado_em"])
         night_end = NIGHT_START + dt.timedelta(minutes=NIGHT_STEP_MIN * len(NIGHT_LEVELS))
         assert NIGHT_START <= stamped < night_end + dt.timedelta(hours=1)  # the step in hand, plus real time
-    if "debate" in abandoned:  # a machine so loaded that the window in hand outlasted the grace
+    if {"debate", ANY_JOB} & set(abandoned):  # so loaded a machine that the window outlasted the grace
         return
     # The cooperative stop: the job ended on its own, after saving the window it had started.
     assert "debate demo-audio: " in after and "transcrição interrompida pelo encerramento" in after
