@@ -355,8 +355,8 @@ def consistency_problems(rec: ResultRecord) -> list[str]:
     vvc = vv + van + vansj; one entry per candidate number; Σ valid candidates = vv and
     Σ all candidates = vvc. Every real file in datasets/tse passes them, except the 2022
     simulation's `br` file, whose candidates carry no `dvt` although 1,068,930 votes are
-    `vansj` (tests/model/test_identidades.py): it is refused, as it always was. One tolerance,
-    for simulated files only: see tv = c below.
+    `vansj` (tests/model/test_identidades.py): it is refused, as it always was. Simulated files
+    (`"f": "s"`) get no tolerance: the project's generator writes them consistent.
     """
     problems: list[str] = []
     counts = {
@@ -391,10 +391,7 @@ def consistency_problems(rec: ResultRecord) -> list[str]:
         problems.append(
             f"eleitorado totalizado ({rec.eleitorado_totalizado}) > eleitorado ({rec.eleitorado})"
         )
-    # Simulated files (`"f": "s"`) skip tv = c: the demo's generator (jobs/tse/synthetic.py,
-    # `numbers_at`) floors turnout and each vote count separately, so its files miss it by up to 45
-    # votes. Every other identity, turnout ≤ electorate included, holds for them as for real files.
-    if comparecimento is not None and not rec.simulado and rec.votos_totais != comparecimento:
+    if comparecimento is not None and rec.votos_totais != comparecimento:
         problems.append(f"tv ({rec.votos_totais}) ≠ comparecimento c ({comparecimento})")
     if comparecimento is not None and comparecimento > rec.eleitorado_totalizado:
         problems.append(

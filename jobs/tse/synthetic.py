@@ -118,7 +118,6 @@ class Numeros:
     st: int
     te: int
     est: int
-    c: int
     vb: int
     vn: int
     votos: tuple[tuple[int, int], ...]
@@ -136,7 +135,6 @@ def numbers_at(t: Totais, f: float) -> Numeros:
         st=math.floor(t.secoes * f),
         te=t.eleitorado,
         est=math.floor(t.eleitorado * f),
-        c=math.floor(t.comparecimento * f),
         vb=math.floor(t.brancos * f),
         vn=math.floor(t.nulos * f),
         votos=tuple((n, math.floor(v * f)) for n, v in t.votos),
@@ -154,7 +152,6 @@ def add(ns: Sequence[Numeros]) -> Numeros:
         st=sum(n.st for n in ns),
         te=sum(n.te for n in ns),
         est=sum(n.est for n in ns),
-        c=sum(n.c for n in ns),
         vb=sum(n.vb for n in ns),
         vn=sum(n.vn for n in ns),
         votos=tuple(sorted(votos.items())),
@@ -224,8 +221,10 @@ def result_file(
             "est": str(n.est),
             "pest": _pct(n.est, n.te),
             "esnt": str(n.te - n.est),
-            "c": str(n.c),
-            "a": str(n.est - n.c),
+            # Turnout is the votes cast (tv = c, TSE-FORMAT.md), not a separate floor of the
+            # part's turnout, which would miss the sum of the floored votes by a few dozen.
+            "c": str(tv),
+            "a": str(n.est - tv),
         },
         "v": {
             "tv": str(tv),

@@ -7,6 +7,7 @@ twice or a changed candidate set refuses the reading; a refused reading never be
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -14,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from jobs.tse.synthetic import make_synthetic_night
 from model.forecast import read_file
 from model.snapshot import CaptureEntry, Snapshot
 from model.tse_files import (
@@ -219,3 +221,16 @@ def test_a_part_read_for_the_first_time_with_other_candidates_is_refused() -> No
     sp = stratum(out, "sp")
     assert sp["valido"] is False and "outras partes" in (sp.get("motivo") or "")
     assert [c["numero"] for c in out["forecast"]["candidatos"]] == [13, 22]
+
+
+def test_the_generated_nights_pass_every_identity_with_no_tolerance(tmp_path: Path) -> None:
+    """The demo's and the tests' synthetic nights (`"f": "s"`) are held to the same identities as the
+    TSE's own files: turnout c equals the votes cast tv, whatever the floors of the generator."""
+    make_synthetic_night(
+        tmp_path, dt.datetime(2026, 10, 25, 20, 30, tzinfo=dt.UTC), (0.07, 0.55, 1.0), 10.0, ("es",)
+    )
+    files = sorted(tmp_path.rglob("*-u.json"))
+    assert len(files) > 80
+    for path in files:
+        for rec in parse_result(path.read_bytes()):
+            assert rec.simulado and consistency_problems(rec) == [], path.name
