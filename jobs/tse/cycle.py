@@ -42,12 +42,18 @@ from jobs.tse.catalog import (
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
-from jobs.tse.gitlog import GitError, commit_paths, is_repository_root, model_commit
+from jobs.tse.gitlog import (
+    GitError,
+    commit_paths,
+    is_repository_root,
+    model_commit,
+    pending_paths,
+    recover_stale_locks,
+)
 from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
 from jobs.tse.projection import ArgsProjecao, args_for, project_folder, project_snapshot
 from jobs.tse.store import (
     CAPTURE_FILE,
-    LATEST,
     OUTPUT_FILE,
     REJECTED_DIR,
     Conteudo,
@@ -199,6 +205,7 @@ class RaceState:
     ultima_captura: str | None = None
     assinatura: Assinatura | None = None
     resumo: dict[str, Any] = field(default_factory=dict)
+    sobras_conferidas: bool = False  # whether a killed run's uncommitted snapshots were looked for
 
     @classmethod
     def carregar(cls, corrida: Corrida, pasta: Path) -> RaceState:
@@ -886,13 +893,47 @@ def _after_write(rs: RaceState, plano: PlanoCorrida, snap: Path) -> None:
             cob.origem = snap / a.nome
 
 
-def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: RaceResult) -> None:
-    cfg = state.config
-    repo = cfg.repositorio
+def _repository(state: PollState, res: RaceResult) -> Path | None:
+    """The git repository to commit into, with a killed git's stale locks removed; None (and a
+    warning) when the data folder is not a repository's root."""
+    repo = state.config.repositorio
     if state.repositorio_ok is None:
         state.repositorio_ok = is_repository_root(repo)
     if not state.repositorio_ok:
         res.avisos.append(f"sem commit: {repo} não é a raiz de um repositório git (rode 'git init {repo}')")
+        return None
+    # We hold the poll lock (no other poll of ours runs): a git lock with no live git is stale.
+    res.avisos.extend(recover_stale_locks(repo))
+    return repo
+
+
+def _commit_leftovers(state: PollState, rs: RaceState, res: RaceResult) -> None:
+    """Once per run and race: commit what a killed run wrote and never committed (its snapshots,
+    `latest`), so the audit trail has every snapshot on disk."""
+    if rs.sobras_conferidas or not state.config.git or not rs.pasta.is_dir():
+        return
+    rs.sobras_conferidas = True
+    repo = _repository(state, res)
+    if repo is None:
+        return
+    c = rs.corrida
+    try:
+        if not pending_paths(repo, [rs.pasta]):
+            return
+        mensagem = (
+            f"tse {c.eleicao} {c.pasta}: snapshots gravados por uma coleta interrompida\n\n"
+            "Commit feito pela coleta seguinte: a anterior foi encerrada antes do seu commit.\n"
+        )
+        res.commit = commit_paths(repo, [rs.pasta], mensagem, state.config.git_autor)
+        res.avisos.append("snapshots sem commit de uma coleta interrompida foram registrados no git")
+    except (GitError, ValueError) as exc:
+        res.avisos.append(f"commit das sobras falhou, snapshots mantidos: {exc}")
+
+
+def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: RaceResult) -> None:
+    cfg = state.config
+    repo = _repository(state, res)
+    if repo is None:
         return
     c = rs.corrida
     estado = "publicável" if res.publicavel else "não publicável: " + ", ".join(res.nao_atendidos)
@@ -901,7 +942,9 @@ def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: 
         f"sha256 {cal.sha256}\n\n{res.apurado_pct}% apurado; {estado}\n"
     )
     try:
-        res.commit = commit_paths(repo, [snap, rs.pasta / LATEST], mensagem, cfg.git_autor)
+        # The whole race folder: this snapshot, `latest`, and any snapshot a killed run left
+        # uncommitted (snapshots are renamed into place whole; `.staging/` is empty here).
+        res.commit = commit_paths(repo, [rs.pasta], mensagem, cfg.git_autor)
     except (GitError, ValueError) as exc:
         res.avisos.append(f"commit falhou, snapshot mantido: {exc}")
 
@@ -940,6 +983,7 @@ def _run_race(
 ) -> None:
     t0 = time.perf_counter()
     rs = state.corrida(c)
+    _commit_leftovers(state, rs, res)
     plano, n, aviso = _plan(state, cat, c, agora)
     res.pedidos += n
     if aviso is not None:
