@@ -80,6 +80,7 @@ from model.snapshot import (
     read_output,
     read_snapshot,
 )
+from model.strata import UFS_PRESIDENTE
 from model.tse_files import FILE_NAME, ResultRecord, TseFormatError, load_json, parse_file_name, parse_result
 
 Relogio = Callable[[], dt.datetime]
@@ -526,16 +527,45 @@ def _plan(
         if cache is not None:
             try:
                 muns = atual[0] if atual and cache.corpo == atual[1].corpo else None
-                state.municipios[c.eleicao] = (muns or parse_municipalities(cache.corpo, url), cache)
+                if muns is None:
+                    muns, faltam = _keep_missing_ufs(parse_municipalities(cache.corpo, url), atual)
+                    if faltam:
+                        aviso = (
+                            f"configuração de municípios sem a(s) UF(s) {', '.join(faltam)}; "
+                            "mantida a última lista válida dessas UFs"
+                        )
+                state.municipios[c.eleicao] = (muns, cache)
             except CatalogError as exc:
                 erro = str(exc)
                 aviso = f"configuração de municípios recusada ({erro}); mantida a última válida"
-        if c.eleicao not in state.municipios:
+        if c.eleicao not in state.municipios and not _by_uf(c):
             raise CatalogError(
                 f"configuração de municípios da eleição {c.eleicao} indisponível: {erro}; "
                 "nenhum arquivo pedido"
             )
-    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos, aviso
+    muns = state.municipios[c.eleicao][0] if c.eleicao in state.municipios else {}
+    if _by_uf(c):
+        # The president by UF reads one file per UF: its parts never depend on the municipality
+        # config (a config that omits a UF, or none at all, must not drop a valid UF reading).
+        muns = {**dict.fromkeys(UFS_PRESIDENTE, ()), **muns}
+    return race_plan(cat, muns, cfg, c), pedidos, aviso
+
+
+def _by_uf(c: Corrida) -> bool:
+    return c.cargo == "presidente" and c.nivel == "uf"
+
+
+def _keep_missing_ufs(
+    novos: dict[str, tuple[Municipio, ...]],
+    atual: tuple[dict[str, tuple[Municipio, ...]], _Cache] | None,
+) -> tuple[dict[str, tuple[Municipio, ...]], list[str]]:
+    """A new municipality config that omits UFs the last valid one listed keeps those UFs' last
+    lists (the TSE does not remove a UF mid-night: a missing one is a bad file, and dropping it
+    would drop the UF's valid readings); returns the merged config and the UFs kept."""
+    if atual is None:
+        return novos, []
+    faltam = sorted(set(atual[0]) - set(novos))
+    return {**novos, **{uf: atual[0][uf] for uf in faltam}}, faltam
 
 
 # ---------------------------------------------------------------------------------------- fetch

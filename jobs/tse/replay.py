@@ -58,6 +58,7 @@ class Falhas:
     avanco_min: float = 0.0  # the night's clock runs this far ahead of the capture (a stall)
     data_congelada: str | None = None  # ISO instant every `Date` header shows (a CDN's cached answers)
     catalogo_sem: list[str] = field(default_factory=list)  # election codes dropped from ele-c.json
+    municipios_sem: list[str] = field(default_factory=list)  # UFs dropped from every mun-e<ele>-cm.json
 
     @classmethod
     def de_json(cls, raw: dict[str, Any], captura_atual: int) -> Falhas:
@@ -89,6 +90,13 @@ def _drop_elections(raw: bytes, codigos: set[str]) -> bytes:
     d = json.loads(raw)
     for pleito in d.get("pl", []):
         pleito["e"] = [e for e in pleito.get("e", []) if str(e.get("cd")) not in codigos]
+    return json.dumps(d, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def _drop_ufs(raw: bytes, ufs: set[str]) -> bytes:
+    """mun-e<ele>-cm.json without the UFs `ufs` (a municipality config that omits a UF)."""
+    d = json.loads(raw)
+    d["abr"] = [g for g in d.get("abr", []) if str(g.get("cd", "")).lower() not in ufs]
     return json.dumps(d, ensure_ascii=False, indent=1).encode("utf-8")
 
 
@@ -205,6 +213,8 @@ def resolve(estado: EstadoReplay, caminho: str) -> tuple[Corpo | None, str | Non
     if m and m["amb"] == noite.ambiente and m["ciclo"] == noite.ciclo and int(m["ele6"]) == int(m["ele"]):
         nome = f"mun-e{m['ele6']}-cm.json"
         cm = noite.cm(str(int(m["ele"])))
+        if cm is not None and falhas.municipios_sem:
+            cm = _drop_ufs(cm, {u.lower() for u in falhas.municipios_sem})
         return (
             (Corpo(cm, inicio), nome) if cm is not None and not _match(nome, falhas.ausente) else (None, nome)
         )
