@@ -30,6 +30,7 @@ from tests.tse.conftest import REPO, Replay
 
 RACES = ("6258/presidente", "6260/governador-ac")
 HOOK = """#!/bin/sh
+[ -n "$KILL_DIR" ] || exit 0
 n=$(cat "$KILL_DIR/commits" 2>/dev/null || echo 0)
 n=$((n + 1))
 echo "$n" > "$KILL_DIR/commits"
