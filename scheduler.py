@@ -498,7 +498,14 @@ class TsePoll:
                     state.fechar()
                     raise
             self._state = state
-        result = cycle.run_cycle(self._config, self._state)
+        try:
+            result = cycle.run_cycle(self._config, self._state)
+        except Exception:
+            # The cycle crashed: no race keeps showing its last reading as current (the held
+            # readings are re-evaluated at the current clock; docs/NOITE.md), then the error
+            # reaches the health file.
+            cycle.withhold_after_crash(self._config, self._state)
+            raise
         self.ultimo = result
         detail = " | ".join(result.linhas())[:500]
         if result.erro or (result.corridas and all(r.erro for r in result.corridas)):

@@ -51,7 +51,11 @@ def _args(captura: dict[str, object], pasta: Path) -> ArgsProjecao:
                 cargo = opcoes[i + 1]
             if o == "--uf" and i + 1 < len(opcoes):
                 uf = opcoes[i + 1]
-        return ArgsProjecao(cargo, uf, "--sem-correcao" in opcoes)
+        agora: str | None = None
+        for i, o in enumerate(opcoes):
+            if o == "--agora" and i + 1 < len(opcoes):
+                agora = opcoes[i + 1]
+        return ArgsProjecao(cargo, uf, "--sem-correcao" in opcoes, agora)
     corrida = pasta.parent.name  # `presidente` or `governador-<uf>` (PINS.md)
     if corrida.startswith("governador-"):
         return ArgsProjecao("governador", corrida.removeprefix("governador-"), False)

@@ -290,6 +290,45 @@ def _retry_after(value: str | None) -> float | None:
     return None
 
 
+class ServerClock:
+    """The TSE's `Date`, guarded against a frozen one (a CDN answering cached responses).
+
+    With `relogio = "servidor"` "now" is the server's `Date`. A `Date` that stops advancing would
+    make a stalled night look fresh forever (the seed's 5-minute file age measured against a clock
+    that does not move). So "now" is never earlier than the last `Date` that advanced plus the
+    time the machine's monotonic clock has run since it: `max(Date, último Date + tempo local
+    decorrido)`. A server clock that runs ahead is followed; one that stops or goes back is
+    replaced by that estimate. Thread-safe (answers arrive on several threads).
+    """
+
+    def __init__(self, monotonic: Callable[[], float] = time.monotonic) -> None:
+        self._monotonic = monotonic
+        self._lock = threading.Lock()
+        self._ancora: tuple[dt.datetime, float] | None = None
+
+    def estimativa(self) -> dt.datetime | None:
+        """The server's "now" estimated from the last `Date` that advanced (None before any)."""
+        with self._lock:
+            if self._ancora is None:
+                return None
+            base, quando = self._ancora
+            return base + dt.timedelta(seconds=self._monotonic() - quando)
+
+    def corrigir(self, data: dt.datetime | None) -> dt.datetime | None:
+        """The guarded "now" for an answer whose `Date` is `data` (None when it had none)."""
+        if data is None:
+            return None
+        with self._lock:
+            agora_local = self._monotonic()
+            if self._ancora is not None:
+                base, quando = self._ancora
+                estimativa = base + dt.timedelta(seconds=agora_local - quando)
+                if data <= estimativa:
+                    return estimativa
+            self._ancora = (data, agora_local)
+            return data
+
+
 class TseClient:
     """GETs against the TSE under the global cap; never raises for network or HTTP problems."""
 
@@ -298,8 +337,10 @@ class TseClient:
         config: ConfigTse,
         limiter: RateLimiter | None = None,
         sleep: Callable[[float], None] = time.sleep,
+        relogio_servidor: ServerClock | None = None,
     ) -> None:
         self.config = config
+        self.relogio_servidor = relogio_servidor or ServerClock()  # guards every answer's `Date`
         self.limiter = limiter or RateLimiter(config.requisicoes_por_segundo, config.rajada)
         self._sleep = sleep
         self._local = threading.local()
@@ -399,7 +440,8 @@ class TseClient:
                         f"prazo total da requisição esgotado ({self.config.prazo_total_s:g} s)",
                     )
                     continue
-                status, data = r.status_code, _http_date(r.headers.get("Date"))
+                status = r.status_code
+                data = self.relogio_servidor.corrigir(_http_date(r.headers.get("Date")))
                 if status in (200, 304):
                     return Resposta(
                         pedido.url,

@@ -15,6 +15,7 @@ next snapshot stores.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import json
@@ -42,12 +43,18 @@ from jobs.tse.catalog import (
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
-from jobs.tse.gitlog import GitError, commit_paths, is_repository_root, model_commit
+from jobs.tse.gitlog import (
+    GitError,
+    commit_paths,
+    is_repository_root,
+    model_commit,
+    pending_paths,
+    recover_stale_locks,
+)
 from jobs.tse.jws import ChaveTse, SignatureError, key_from_jwk, verify_jws
 from jobs.tse.projection import ArgsProjecao, args_for, project_folder, project_snapshot
 from jobs.tse.store import (
     CAPTURE_FILE,
-    LATEST,
     OUTPUT_FILE,
     REJECTED_DIR,
     Conteudo,
@@ -64,7 +71,16 @@ from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, CalibrationError, load_calibration
 from model.criteria import GOVERNOR_RULES
 from model.forecast import ProjectionError, prepare_race, read_file
-from model.snapshot import CaptureEntry, Snapshot, SnapshotError, parse_capture, read_output, read_snapshot
+from model.snapshot import (
+    CaptureEntry,
+    Snapshot,
+    SnapshotError,
+    parse_capture,
+    parse_iso,
+    read_output,
+    read_snapshot,
+)
+from model.strata import UFS_PRESIDENTE
 from model.tse_files import FILE_NAME, ResultRecord, TseFormatError, load_json, parse_file_name, parse_result
 
 Relogio = Callable[[], dt.datetime]
@@ -199,6 +215,7 @@ class RaceState:
     ultima_captura: str | None = None
     assinatura: Assinatura | None = None
     resumo: dict[str, Any] = field(default_factory=dict)
+    sobras_conferidas: bool = False  # whether a killed run's uncommitted snapshots were looked for
 
     @classmethod
     def carregar(cls, corrida: Corrida, pasta: Path) -> RaceState:
@@ -376,7 +393,12 @@ class RaceResult:
             partes.append(f"{self.preservados} leituras preservadas")
         texto = ", ".join(partes)
         if self.erro:
-            return f"{texto}; ERRO: {self.erro}"
+            texto += f"; ERRO: {self.erro}"
+            if self.reavaliado:
+                motivo = ", ".join(self.nao_atendidos) or "?"
+                estado = "publicável" if self.publicavel else f"não publicável ({motivo})"
+                texto += f"; leitura retida reavaliada, snapshot {self.captura}; {estado}"
+            return texto
         if self.reavaliado:
             texto += f"; reavaliação sem arquivo novo, snapshot {self.captura}"
         else:
@@ -505,16 +527,45 @@ def _plan(
         if cache is not None:
             try:
                 muns = atual[0] if atual and cache.corpo == atual[1].corpo else None
-                state.municipios[c.eleicao] = (muns or parse_municipalities(cache.corpo, url), cache)
+                if muns is None:
+                    muns, faltam = _keep_missing_ufs(parse_municipalities(cache.corpo, url), atual)
+                    if faltam:
+                        aviso = (
+                            f"configuração de municípios sem a(s) UF(s) {', '.join(faltam)}; "
+                            "mantida a última lista válida dessas UFs"
+                        )
+                state.municipios[c.eleicao] = (muns, cache)
             except CatalogError as exc:
                 erro = str(exc)
                 aviso = f"configuração de municípios recusada ({erro}); mantida a última válida"
-        if c.eleicao not in state.municipios:
+        if c.eleicao not in state.municipios and not _by_uf(c):
             raise CatalogError(
                 f"configuração de municípios da eleição {c.eleicao} indisponível: {erro}; "
                 "nenhum arquivo pedido"
             )
-    return race_plan(cat, state.municipios[c.eleicao][0], cfg, c), pedidos, aviso
+    muns = state.municipios[c.eleicao][0] if c.eleicao in state.municipios else {}
+    if _by_uf(c):
+        # The president by UF reads one file per UF: its parts never depend on the municipality
+        # config (a config that omits a UF, or none at all, must not drop a valid UF reading).
+        muns = {**dict.fromkeys(UFS_PRESIDENTE, ()), **muns}
+    return race_plan(cat, muns, cfg, c), pedidos, aviso
+
+
+def _by_uf(c: Corrida) -> bool:
+    return c.cargo == "presidente" and c.nivel == "uf"
+
+
+def _keep_missing_ufs(
+    novos: dict[str, tuple[Municipio, ...]],
+    atual: tuple[dict[str, tuple[Municipio, ...]], _Cache] | None,
+) -> tuple[dict[str, tuple[Municipio, ...]], list[str]]:
+    """A new municipality config that omits UFs the last valid one listed keeps those UFs' last
+    lists (the TSE does not remove a UF mid-night: a missing one is a bad file, and dropping it
+    would drop the UF's valid readings); returns the merged config and the UFs kept."""
+    if atual is None:
+        return novos, []
+    faltam = sorted(set(atual[0]) - set(novos))
+    return {**novos, **{uf: atual[0][uf] for uf in faltam}}, faltam
 
 
 # ---------------------------------------------------------------------------------------- fetch
@@ -886,13 +937,47 @@ def _after_write(rs: RaceState, plano: PlanoCorrida, snap: Path) -> None:
             cob.origem = snap / a.nome
 
 
-def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: RaceResult) -> None:
-    cfg = state.config
-    repo = cfg.repositorio
+def _repository(state: PollState, res: RaceResult) -> Path | None:
+    """The git repository to commit into, with a killed git's stale locks removed; None (and a
+    warning) when the data folder is not a repository's root."""
+    repo = state.config.repositorio
     if state.repositorio_ok is None:
         state.repositorio_ok = is_repository_root(repo)
     if not state.repositorio_ok:
         res.avisos.append(f"sem commit: {repo} não é a raiz de um repositório git (rode 'git init {repo}')")
+        return None
+    # We hold the poll lock (no other poll of ours runs): a git lock with no live git is stale.
+    res.avisos.extend(recover_stale_locks(repo))
+    return repo
+
+
+def _commit_leftovers(state: PollState, rs: RaceState, res: RaceResult) -> None:
+    """Once per run and race: commit what a killed run wrote and never committed (its snapshots,
+    `latest`), so the audit trail has every snapshot on disk."""
+    if rs.sobras_conferidas or not state.config.git or not rs.pasta.is_dir():
+        return
+    rs.sobras_conferidas = True
+    repo = _repository(state, res)
+    if repo is None:
+        return
+    c = rs.corrida
+    try:
+        if not pending_paths(repo, [rs.pasta]):
+            return
+        mensagem = (
+            f"tse {c.eleicao} {c.pasta}: snapshots gravados por uma coleta interrompida\n\n"
+            "Commit feito pela coleta seguinte: a anterior foi encerrada antes do seu commit.\n"
+        )
+        res.commit = commit_paths(repo, [rs.pasta], mensagem, state.config.git_autor)
+        res.avisos.append("snapshots sem commit de uma coleta interrompida foram registrados no git")
+    except (GitError, ValueError) as exc:
+        res.avisos.append(f"commit das sobras falhou, snapshots mantidos: {exc}")
+
+
+def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: RaceResult) -> None:
+    cfg = state.config
+    repo = _repository(state, res)
+    if repo is None:
         return
     c = rs.corrida
     estado = "publicável" if res.publicavel else "não publicável: " + ", ".join(res.nao_atendidos)
@@ -901,7 +986,9 @@ def _commit(state: PollState, rs: RaceState, snap: Path, cal: Calibration, res: 
         f"sha256 {cal.sha256}\n\n{res.apurado_pct}% apurado; {estado}\n"
     )
     try:
-        res.commit = commit_paths(repo, [snap, rs.pasta / LATEST], mensagem, cfg.git_autor)
+        # The whole race folder: this snapshot, `latest`, and any snapshot a killed run left
+        # uncommitted (snapshots are renamed into place whole; `.staging/` is empty here).
+        res.commit = commit_paths(repo, [rs.pasta], mensagem, cfg.git_autor)
     except (GitError, ValueError) as exc:
         res.avisos.append(f"commit falhou, snapshot mantido: {exc}")
 
@@ -935,11 +1022,27 @@ def _in_memory(
     )
 
 
+def _with_now(args: ArgsProjecao, arquivos: dict[str, Any], quando: list[dt.datetime]) -> ArgsProjecao:
+    """`args` with the cycle's time as the model's "now" when it is later than every `baixado_em`
+    of the capture: files that failed this cycle keep their old download time, and without this
+    the seed's file age would be measured at the last answer forever (a TSE that stops answering
+    would leave the race "publicável"). `baixado_em` is the default "now" otherwise."""
+    if not quando:
+        return args
+    ciclo = max(quando).astimezone(dt.UTC).replace(microsecond=0)
+    baixados = [parse_iso(e.get("baixado_em")) for e in arquivos.values() if isinstance(e, dict)]
+    ultimo = max((b for b in baixados if b is not None), default=None)
+    if ultimo is not None and ciclo <= ultimo:
+        return args
+    return dataclasses.replace(args, agora=_iso(ciclo))
+
+
 def _run_race(
     state: PollState, c: Corrida, cat: Catalogo, cal: Calibration, agora: dt.datetime, res: RaceResult
 ) -> None:
     t0 = time.perf_counter()
     rs = state.corrida(c)
+    _commit_leftovers(state, rs, res)
     plano, n, aviso = _plan(state, cat, c, agora)
     res.pedidos += n
     if aviso is not None:
@@ -965,8 +1068,8 @@ def _run_race(
             elif rs.reconferir.get(parte, 0) > 0:
                 rs.reconferir[parte] -= 1
     res.tempos["busca"] = time.perf_counter() - t0
-    args = args_for(c, state.config.corrigir_deriva)
     arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
+    args = _with_now(args_for(c, state.config.corrigir_deriva), arquivos, quando)
     assinatura = signature(arquivos, {n: le.dados for n, le in rs.leituras.items()})
     nome = next_capture_name(max(quando) if quando else state.relogio(), rs.ultima_captura)
     doc = _capture_doc(state, rs, plano, nome, args, cal)
@@ -1064,3 +1167,117 @@ def _races(
         except Exception as exc:  # a bug in one race must not stop the night: report it, go on
             traceback.print_exc(file=sys.stderr)
             res.erro = f"erro interno ({type(exc).__name__}: {exc}); nada gravado nesta corrida"
+        if res.erro is not None:
+            withhold_stale(state, c, cal, res)
+    if cat is None:
+        for res in resultados:
+            withhold_stale(state, res.corrida, cal, res)
+
+
+def withhold_after_crash(config: ConfigTse, state: PollState) -> list[RaceResult]:
+    """After `run_cycle` itself raised (the scheduler's TSE job): every race's held reading is
+    re-evaluated at the current clock (`withhold_stale`); returns what was done per race."""
+    resultados = []
+    try:
+        cal = check_calibration(config)
+    except TseError:
+        return []
+    for c in config.corridas:
+        res = RaceResult(c, erro="o ciclo da coleta foi interrompido por um erro")
+        withhold_stale(state, c, cal, res)
+        resultados.append(res)
+    return resultados
+
+
+def cycle_now(state: PollState) -> dt.datetime:
+    """ "Now" for a race whose cycle did not complete: the TSE's clock estimated from its last
+    `Date` (relogio = "servidor", guarded against a frozen one), else the machine's clock."""
+    if state.config.relogio == "servidor":
+        estimado = state.cliente.relogio_servidor.estimativa()
+        if estimado is not None:
+            return estimado
+    return state.relogio()
+
+
+def withhold_stale(state: PollState, c: Corrida, cal: Calibration, res: RaceResult) -> None:
+    """A race whose cycle could not complete (it raised, the catalogue or the TSE is unavailable)
+    is never left showing its last reading as current: the readings held (the latest snapshot's
+    files, unchanged) are re-evaluated at the current clock with `--agora`, and a snapshot is
+    written when publishability or the failed criteria change, so `idade_arquivo_referencia`
+    fails once the held files are older than the seed's 5 minutes. The snapshot is an ordinary
+    one (same bytes hard-linked, captura.json with the new name and command): `eleicoes auditar`
+    reproduces its `saida.json`. Never raises: the reason is added to the race's warnings."""
+    try:
+        _withhold(state, c, cal, cycle_now(state), res)
+    except Exception as exc:  # withholding must never stop the night either
+        res.avisos.append(f"reavaliação da leitura retida falhou: {type(exc).__name__}: {exc}")
+
+
+def _withhold(state: PollState, c: Corrida, cal: Calibration, agora: dt.datetime, res: RaceResult) -> None:
+    rs = state.corridas.get((c.eleicao, c.pasta))
+    if rs is None:
+        rs = state.corrida(c)
+    if rs.ultima_captura is None:
+        return
+    anterior = rs.pasta / rs.ultima_captura
+    captura = json.loads((anterior / CAPTURE_FILE).read_bytes())
+    arquivos = captura.get("arquivos") if isinstance(captura, dict) else None
+    if not isinstance(arquivos, dict):
+        return
+    args = _with_now(args_for(c, state.config.corrigir_deriva), arquivos, [agora])
+    if args.agora is None:
+        return
+    nome = next_capture_name(agora, rs.ultima_captura)
+    doc = dict(captura)
+    doc["captura"] = nome
+    doc["projetar"] = args.opcoes()
+    doc["comando"] = args.comando(_relative(rs.pasta / nome, state.config.raiz))
+    corpos = {
+        n: (anterior / n).read_bytes()
+        for n in arquivos
+        if is_member(n) and FILE_NAME.match(n) and (anterior / n).is_file()
+    }
+    capt, erro = parse_capture(capture_json_bytes(doc))
+    saida = project_snapshot(
+        Snapshot(corpos, capt, erro),
+        args,
+        read_snapshot(anterior),
+        calibracao=cal,
+        baselines=state.baselines,
+        saida_anterior=read_output(anterior),
+    )
+    resumo = _summary(saida)
+    res.apurado_pct = rs.resumo.get("apurado_pct")
+    res.publicavel = rs.resumo.get("publicavel")
+    res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
+    if all(resumo.get(k) == rs.resumo.get(k) for k in ("publicavel", "criterios_nao_atendidos")):
+        return
+    conteudo = {
+        p.relative_to(anterior).as_posix(): Conteudo(None, p)
+        for p in sorted(anterior.rglob("*"))
+        if p.is_file() and p.name not in (CAPTURE_FILE, OUTPUT_FILE)
+    }
+
+    def projetar(pasta: Path, prev: Path | None) -> bytes:
+        return project_folder(
+            pasta, args, anterior=prev, anterior_automatico=False, calibracao=cal, baselines=state.baselines
+        )
+
+    snap = write_snapshot(rs.pasta, nome, conteudo, doc, projetar)
+    for le in rs.leituras.values():  # hard-link sources stay valid (same bytes)
+        if le.origem is not None:
+            le.origem = snap / le.origem.name
+        if le.origem_jws is not None:
+            le.origem_jws = snap / le.origem_jws.name
+    for cob in rs.cobertura.values():
+        if cob.origem is not None:
+            cob.origem = snap / cob.origem.name
+    rs.ultima_captura = nome
+    rs.resumo = _summary(json.loads((snap / OUTPUT_FILE).read_bytes()))
+    res.reavaliado, res.captura = True, nome
+    res.apurado_pct = rs.resumo.get("apurado_pct")
+    res.publicavel = rs.resumo.get("publicavel")
+    res.nao_atendidos = tuple(rs.resumo.get("criterios_nao_atendidos", ()))
+    res.avisos.append("ciclo não concluído: leitura retida reavaliada no relógio atual, sem arquivo novo")
+    if state.config.git:
+        _commit(state, rs, snap, cal, res)

@@ -16,7 +16,7 @@ from jobs.tse.config import Corrida
 from model.baselines import Baseline, load_baselines
 from model.calibration import Calibration, load_calibration
 from model.forecast import project, to_json_bytes
-from model.snapshot import Snapshot, previous_snapshot_dir, read_output, read_snapshot
+from model.snapshot import Snapshot, parse_iso, previous_snapshot_dir, read_output, read_snapshot
 
 LOG = logging.getLogger(__name__)
 
@@ -28,6 +28,10 @@ class ArgsProjecao:
     cargo: str
     uf: str | None
     sem_correcao: bool
+    # "Now" of the cycle when it is later than every `baixado_em` of the capture (files that failed
+    # this cycle keep their old download time): the seed's file age is then measured at the cycle's
+    # time, so a TSE that stops answering ages the held reading out (docs/NOITE.md).
+    agora: str | None = None
 
     def opcoes(self) -> list[str]:
         """Command-line options, in the order `eleicoes projetar` documents them."""
@@ -36,6 +40,8 @@ class ArgsProjecao:
             out += ["--uf", self.uf]
         if self.sem_correcao:
             out.append("--sem-correcao")
+        if self.agora:
+            out += ["--agora", self.agora]
         return out
 
     def comando(self, pasta: str) -> str:
@@ -99,7 +105,7 @@ def project_snapshot(
         cargo=args.cargo,
         uf=args.uf,
         eleicao=None,
-        agora=None,
+        agora=parse_iso(args.agora) if args.agora else None,
         anterior=anterior,
         corrigir_deriva=not args.sem_correcao,
         saida_anterior=saida_anterior,

@@ -56,6 +56,9 @@ class Falhas:
     ausente: list[str] = field(default_factory=list)  # 404 NoSuchKey
     jws_adulterado: list[str] = field(default_factory=list)  # one byte of the signature changed
     avanco_min: float = 0.0  # the night's clock runs this far ahead of the capture (a stall)
+    data_congelada: str | None = None  # ISO instant every `Date` header shows (a CDN's cached answers)
+    catalogo_sem: list[str] = field(default_factory=list)  # election codes dropped from ele-c.json
+    municipios_sem: list[str] = field(default_factory=list)  # UFs dropped from every mun-e<ele>-cm.json
 
     @classmethod
     def de_json(cls, raw: dict[str, Any], captura_atual: int) -> Falhas:
@@ -65,6 +68,9 @@ class Falhas:
         if extra:
             raise ValueError(f"falha desconhecida: {extra[0]}")
         dados = dict(raw)
+        fixa = dados.get("data_congelada")
+        if fixa is not None:
+            dt.datetime.fromisoformat(str(fixa).replace("Z", "+00:00"))  # ValueError: refused (400)
         cong = dados.get("congelado", {})
         if isinstance(cong, list):
             dados["congelado"] = dict.fromkeys(cong, captura_atual)
@@ -77,6 +83,21 @@ def _match(nome: str, padroes: list[str] | dict[str, Any]) -> str | None:
         if fnmatch.fnmatchcase(nome, p) or fnmatch.fnmatchcase(base, p):
             return p
     return None
+
+
+def _drop_elections(raw: bytes, codigos: set[str]) -> bytes:
+    """ele-c.json without the elections `codigos` (a catalogue that stops listing a race)."""
+    d = json.loads(raw)
+    for pleito in d.get("pl", []):
+        pleito["e"] = [e for e in pleito.get("e", []) if str(e.get("cd")) not in codigos]
+    return json.dumps(d, ensure_ascii=False, indent=1).encode("utf-8")
+
+
+def _drop_ufs(raw: bytes, ufs: set[str]) -> bytes:
+    """mun-e<ele>-cm.json without the UFs `ufs` (a municipality config that omits a UF)."""
+    d = json.loads(raw)
+    d["abr"] = [g for g in d.get("abr", []) if str(g.get("cd", "")).lower() not in ufs]
+    return json.dumps(d, ensure_ascii=False, indent=1).encode("utf-8")
 
 
 def _shift_times(raw: bytes, minutos: float) -> bytes:
@@ -182,11 +203,18 @@ def resolve(estado: EstadoReplay, caminho: str) -> tuple[Corpo | None, str | Non
     inicio = noite.capturas[0].instante
     if caminho == f"/{noite.ambiente}/comum/config/ele-c.json":
         nome = "ele-c.json"
-        return (None, nome) if _match(nome, falhas.ausente) else (Corpo(noite.ele_c(), inicio), nome)
+        if _match(nome, falhas.ausente):
+            return None, nome
+        corpo = noite.ele_c()
+        if falhas.catalogo_sem:
+            corpo = _drop_elections(corpo, set(falhas.catalogo_sem))
+        return Corpo(corpo, inicio), nome
     m = CM_PATH.match(caminho)
     if m and m["amb"] == noite.ambiente and m["ciclo"] == noite.ciclo and int(m["ele6"]) == int(m["ele"]):
         nome = f"mun-e{m['ele6']}-cm.json"
         cm = noite.cm(str(int(m["ele"])))
+        if cm is not None and falhas.municipios_sem:
+            cm = _drop_ufs(cm, {u.lower() for u in falhas.municipios_sem})
         return (
             (Corpo(cm, inicio), nome) if cm is not None and not _match(nome, falhas.ausente) else (None, nome)
         )
@@ -246,7 +274,13 @@ class ReplayHandler(BaseHTTPRequestHandler):
         """`Date` on the night's clock."""
         if timestamp is not None:
             return super().date_time_string(timestamp)
-        return email.utils.format_datetime(self.server.estado.agora().astimezone(dt.UTC), usegmt=True)
+        estado = self.server.estado
+        with estado.lock:
+            congelada = estado.falhas.data_congelada
+        if congelada:
+            fixa = dt.datetime.fromisoformat(congelada.replace("Z", "+00:00"))
+            return email.utils.format_datetime(fixa.astimezone(dt.UTC), usegmt=True)
+        return email.utils.format_datetime(estado.agora().astimezone(dt.UTC), usegmt=True)
 
     def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
         self.send_response(status)

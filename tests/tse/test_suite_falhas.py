@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ from typing import Any
 import pytest
 
 from jobs.tse.audit import audit_snapshot
+from jobs.tse.client import ServerClock, TseClient
 from jobs.tse.config import ConfigTse
 from jobs.tse.cycle import RaceResult
 from jobs.tse.night import Noite
@@ -50,6 +52,7 @@ class Cenario:
     proxy: dict[str, Any] = field(default_factory=dict)
     parado: bool = False  # the TSE stalls: same capture, the clock moves on
     config: dict[str, Any] = field(default_factory=dict)  # job configuration for this fault
+    local_adiante_s: float = 0.0  # the machine's clock moves this far during the fault (no waiting)
 
 
 CENARIOS = (
@@ -111,6 +114,21 @@ CENARIOS = (
         config={"catalogo_intervalo_s": 0.0},
     ),
     Cenario("apuracao_parada", "nada novo por 10 min", replay={"avanco_min": 10}, parado=True),
+    # Issue 22, item 4: a cycle that cannot complete is never shown as current.
+    Cenario(
+        "tse_fora_do_ar_6_min",
+        "503 em tudo (catálogo incluído) por 6 min do relógio da noite",
+        replay={"erro_5xx": ["*"], "avanco_min": 6},
+        parado=True,
+    ),
+    # Issue 22, item 8: a CDN answering cached responses freezes `Date` while the night stalls.
+    Cenario(
+        "data_congelada",
+        "Date do servidor parado no início da noite; 6 min passam no relógio da máquina",
+        replay={"data_congelada": "2026-10-25T20:30:00Z"},
+        parado=True,
+        local_adiante_s=6 * 60.0,
+    ),
 )
 
 
@@ -148,6 +166,16 @@ def bancada(
     mal.parar()
     proxy.parar()
     server.parar()
+
+
+class _Clock:
+    """The machine's monotonic clock, moved forward by a fault's script (no real waiting)."""
+
+    def __init__(self) -> None:
+        self.adiante = 0.0
+
+    def __call__(self) -> float:
+        return time.monotonic() + self.adiante
 
 
 def _config(url: str, dados: Path, **extra: Any) -> ConfigTse:
@@ -207,7 +235,11 @@ def run_fault(
     replay.limpar()
     proxy.limpar()
     replay.avancar(para=0)
-    job = make_job(_config(proxy.url_base, dados, **c.config))
+    config = _config(proxy.url_base, dados, **c.config)
+    job = make_job(config)
+    relogio_local = _Clock()
+    job.state.cliente.close()
+    job.state.cliente = TseClient(config, relogio_servidor=ServerClock(relogio_local))
     race = dados / "tse" / "6258" / "presidente"
     first = _cycle(job, res)
     if first is None or first.publicavel is not True:
@@ -220,6 +252,7 @@ def run_fault(
     proxy.falhas(
         **{k: v.format(mal=proxy.estado.outro_host) if isinstance(v, str) else v for k, v in c.proxy.items()}
     )
+    relogio_local.adiante = c.local_adiante_s
     visitadas = [0] if c.parado else [0, 1]
     if not c.parado:
         replay.avancar(para=1)
