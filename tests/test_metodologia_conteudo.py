@@ -271,7 +271,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "SHA-256",
     ),
     "debates.md": (
-        "produzidas por inteligência artificial e podem ter erros",
+        "são automáticas e podem ter erros",
+        "análise por regras, sem inteligência artificial",
         "fontes",
         "candidato, mediador, jornalista ou eleitor",
         "nunca recebe nota",
@@ -457,8 +458,10 @@ def test_projection_disclaimer_is_near_the_top() -> None:
 
 
 def test_debate_ai_warning_is_near_the_top() -> None:
+    """The warning comes first, and says what produces the scores by default (rules, not AI)."""
     body = _page("debates.md").body
-    assert body.index("inteligência artificial e podem ter erros") < 400
+    assert body.index("são automáticas e podem ter erros") < 400
+    assert body.index("sem inteligência artificial") < 400
 
 
 @pytest.mark.parametrize("name", PAGE_FILES)
