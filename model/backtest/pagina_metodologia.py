@@ -255,10 +255,10 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         "### O que a versão anterior desta metodologia relatava (não reproduzido aqui)",
         "",
         "A versão anterior relatava números que este projeto não reproduziu com os dados de que dispõe: que "
-        "a curva do 1º turno de 2022 aplicada ao 1º turno de 2026 reduziu o erro médio de 1,3 para 0,2 ponto "
-        "entre 20% e 60% apurado; que, no par 1º turno de 2022 e 1º turno de 2026, a deriva de 2026 ficou "
-        "entre 80% e 104% da de 2022; que a faixa dimensionada só com 2022 cobriu 69% do teste de 2026; que "
-        "a faixa era o maior entre o pior erro depois da correção mais o viés entre eleições "
+        "aplicar ao 1º turno de 2026 a curva do 1º turno de 2022 baixou o erro médio de 1,3 para 0,2 ponto "
+        "na faixa de 20% a 60% apurado; que, no par 1º turno de 2022 e 1º turno de 2026, a deriva de 2026 "
+        "ficou entre 80% e 104% da de 2022; que a faixa dimensionada só com 2022 cobriu 69% do teste de "
+        "2026; que a faixa era o maior entre o pior erro depois da correção mais o viés entre eleições "
         "e 75% do próprio "
         "tamanho da correção (regra que aquela versão atribuía a uma revisão estatística independente, "
         "cujo texto não foi publicado nem está neste repositório); que sem a correção a faixa seria de "
