@@ -35,10 +35,10 @@ from jobs.debate.texto import (
 
 # The named evasion scale: (lowest, highest, what it means).
 FAIXAS_EVASAO: tuple[tuple[int, int, str], ...] = (
-    (0, 2, "responde logo no começo, de forma direta"),
-    (3, 5, "responde, mas só depois de desviar, ou só em parte"),
-    (6, 8, "fala de outro assunto e toca na pergunta só de passagem"),
-    (9, 10, "não toca na pergunta: contra-ataca, adia ou faz campanha"),
+    (0, 2, "resposta direta, já nas primeiras frases"),
+    (3, 5, "chega à resposta depois de um desvio, ou responde a uma parte"),
+    (6, 8, "desvia para outro tema e passa pela pergunta de raspão"),
+    (9, 10, "ignora a pergunta: contra-ataca, adia ou faz campanha"),
 )
 TIPOS_EVASAO = ("contra-ataque", "adiamento", "troca de tema", "generalidade")
 EVASAO_MINIMA_COM_TIPO = 3  # from 3 on there is evasion, so its type is given
