@@ -36,3 +36,16 @@ def test_capture_page_names_repository_and_commit(project: Path, tmp_path: Path)
     web = repositorio.removesuffix(".git")
     assert f'<a href="{web}/tree/{COMMIT}">commit <code>{COMMIT}</code></a>' in page
     assert f'<a href="{web}">repositório público</a>' in page
+
+
+def test_capture_without_commit_names_the_model_version(project: Path, tmp_path: Path) -> None:
+    """A reading that recorded no commit names the model version its saida.json records, instead of
+    sending the reader to look for it."""
+    shutil.copy2(REPO / "content" / "site.toml", project / "content" / "site.toml")
+    saida = next((project / "data").rglob(f"{CAPTURE}/saida.json"))
+    versao = json.loads(saida.read_bytes())["modelo"]["versao"]
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    page = (out / "projecao/6257-presidente/capturas" / CAPTURE / "index.html").read_text(encoding="utf-8")
+    assert "esta leitura não registrou o commit do modelo" in page
+    assert f"use a versão <code>{versao}</code> do modelo" in page
