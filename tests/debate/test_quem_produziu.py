@@ -43,3 +43,9 @@ def test_debate_texts_do_not_call_the_default_rules_ai() -> None:
     metodo = (REPO / "content" / "metodologia" / "debates.md").read_text(encoding="utf-8")
     assert "produzidas por inteligência artificial" not in metodo
     assert "A IA reconhece" not in metodo and "a IA busca" not in metodo
+
+
+def test_desk_method_page_does_not_call_the_default_rules_ai() -> None:
+    metodo = (REPO / "content" / "metodologia" / "checagens.md").read_text(encoding="utf-8")
+    assert "a IA identifica" not in metodo and "A IA procura" not in metodo
+    assert "sem inteligência artificial" in metodo
