@@ -9,7 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from site_builder.ao_vivo import INTERVALO_S
-from site_builder.conteudo.frontmatter import ler_toml, normalizar_linhas
+from site_builder.conteudo.frontmatter import FUSO_REDACAO, ler_toml, normalizar_linhas
 from site_builder.errors import ConfigError, ContentError
 
 CONFIG_FILE = Path("content") / "site.toml"
@@ -24,7 +24,7 @@ class SiteConfig:
     url_base: str  # absolute, no trailing slash; used only where absolute URLs are required
     organizacao: str
     email_redacao: str
-    fuso_horario: str = "America/Sao_Paulo"
+    fuso_horario: str = FUSO_REDACAO
     email_checagens: str = ""  # the fact-check desk's address for contestations (default: email_redacao)
     repositorio: str = ""  # the public code repository (what `git clone` takes), for the audit commands
     intervalo_ao_vivo_s: int = INTERVALO_S  # how often an open race page asks for new data

@@ -503,6 +503,20 @@ def section_context(ctx: SiteContext) -> dict[str, Any]:
     return {"debates": itens, "aviso_ia": AVISO_IA, "metodo_url": METODO_URL}
 
 
+# Page data of an older engine does not say who produced the scores: the card claims neither rules nor AI.
+PRODUZIDO_DESCONHECIDO = "notas e checagens automáticas"
+
+
+def rodape_cartao(data: str, encerrado: bool, pagina: dict[str, Any]) -> str:
+    """The share card's footer: date, live or over, and what produced the scores and checks, as the
+    debate job recorded it in `pagina.json` (rules, or the language model by name)."""
+    situacao = "debate encerrado" if encerrado else "ao vivo"
+    produzido = pagina.get("produzido_por")
+    if not isinstance(produzido, str) or not produzido:
+        produzido = PRODUZIDO_DESCONHECIDO
+    return f"{data} · {situacao} · {produzido}, com fontes na página"
+
+
 def share_card(ctx: SiteContext, d: DebatePagina) -> share_image.Cartao:
     """What a debate's share image shows: the headline and each candidate's score."""
     placar = d.etapas["placar.json"]
@@ -517,8 +531,7 @@ def share_card(ctx: SiteContext, d: DebatePagina) -> share_image.Cartao:
         for c in placar.get("candidatos", [])[:3]
     )
     encerrado = bool(d.etapas["estado.json"].get("encerrado"))
-    situacao = "debate encerrado" if encerrado else "ao vivo"
-    rodape = f"{_data(d.data)} · {situacao} · notas geradas por IA, com fontes na página"
+    rodape = rodape_cartao(_data(d.data), encerrado, d.etapas["pagina.json"])
     return share_image.Cartao(ctx.config.titulo, d.titulo, manchete, linhas, rodape, d.demonstracao)
 
 

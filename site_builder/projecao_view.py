@@ -586,10 +586,11 @@ CODE_DIR = "eleicoes-codigo"  # where the audit commands put the model's code
 
 
 def audit_commands(
-    ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None
+    ctx: SiteContext, corrida: Corrida, captura: Captura, anterior: Captura | None, versao: str = ""
 ) -> dict[str, str]:
     """The commands that rerun the model on one stored reading, from a fresh machine with only
-    this site and the public code repository (Python 3.11+, standard library only)."""
+    this site and the public code repository (Python 3.11+, standard library only). `versao`: the
+    model version the reading's `saida.json` records, named when no commit was recorded."""
     cargo = "--cargo presidente" if corrida.cargo == "presidente" else f"--cargo governador --uf {corrida.uf}"
     previous = f"--anterior {anterior.nome}" if anterior else "--anterior nenhum"
     # One line downloads this reading and the previous one (the model compares them), each
@@ -610,6 +611,7 @@ def audit_commands(
         "codigo_url": (f"{web}/tree/{captura.commit}" if captura.commit else web) if web else "",
         "repositorio_url": web,
         "commit": captura.commit or "",
+        "versao": versao,
         "refazer": (
             f"PYTHONPATH={CODE_DIR} python3 -m model.cli projetar {captura.nome} {cargo} {previous} "
             f"> refeita.json && cmp refeita.json {captura.nome}/saida.json && echo idênticos"
@@ -690,7 +692,7 @@ def capture_page(
             for a in captura.arquivos
         ],
         "somas_url": corrida.captura_url(captura) + "SHA256SUMS",
-        "auditoria": audit_commands(ctx, corrida, captura, anterior),
+        "auditoria": audit_commands(ctx, corrida, captura, anterior, leitura.versao if leitura else ""),
     }
 
 

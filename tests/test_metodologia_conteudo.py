@@ -6,6 +6,7 @@ verdict in them must reach the pages, written in new words (no seed sentence cop
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import os
 import re
@@ -176,7 +177,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "| 19 |",
         "zonas eleitorais",
         # steps
-        "eleitores ainda não totalizados × (votos válidos ÷ eleitores já totalizados na mesma parte)",
+        "eleitorado ainda não totalizado × (votos válidos ÷ eleitorado já totalizado, na mesma parte)",
         "brancos e nulos",
         "1º turno de 2026",
         "swing",
@@ -187,7 +188,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "a cada 5 pontos",
         "interpolada",
         "de 1,3 para 0,2 ponto",
-        "entre 20% e 60%",
+        "de 20% a 60% apurado",
         "`sem_correcao`",
         "`correcao_pp`",
         "duas vezes a faixa",
@@ -211,7 +212,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "ordem real de chegada",
         "modo degradado",
         "`docs/BACKTEST.md`",
-        "`docs/REVISAO-ESTATISTICA-V3.md`",
+        "cujo texto não foi publicado nem está neste repositório",
+        "| Governador do Rio de Janeiro | municípios do estado | 92 |",
         "75% do próprio tamanho da correção",
         "entre 80% e 104%",
         "entre 25% e 175%",
@@ -270,7 +272,8 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "SHA-256",
     ),
     "debates.md": (
-        "produzidas por inteligência artificial e podem ter erros",
+        "são automáticas e podem ter erros",
+        "análise por regras, sem inteligência artificial",
         "fontes",
         "candidato, mediador, jornalista ou eleitor",
         "nunca recebe nota",
@@ -430,7 +433,7 @@ EXPECTED: dict[str, tuple[str, ...]] = {
         "| 9 e 10 |",
         "contra-ataque, adiamento, troca de tema ou generalidade",
         "de 0 a 4",
-        "o quê, quanto ou meta, como (ou de onde vem o dinheiro) e prazo",
+        "o que será feito, o número ou a meta, o meio (ou a origem do dinheiro) e o prazo",
         "sem número e sem prazo",
         "afirmações irmãs",
         '"sem dados"',
@@ -456,8 +459,10 @@ def test_projection_disclaimer_is_near_the_top() -> None:
 
 
 def test_debate_ai_warning_is_near_the_top() -> None:
+    """The warning comes first, and says what produces the scores by default (rules, not AI)."""
     body = _page("debates.md").body
-    assert body.index("inteligência artificial e podem ter erros") < 400
+    assert body.index("são automáticas e podem ter erros") < 400
+    assert body.index("sem inteligência artificial") < 400
 
 
 @pytest.mark.parametrize("name", PAGE_FILES)
@@ -487,6 +492,122 @@ def test_no_seed_sentence_copied() -> None:
             if _prose_length(words) >= MIN_WORDS and f" {' '.join(words)} " in pages_text:
                 copied.append(" ".join(words))
     assert not copied, "seed sentences copied verbatim:\n" + "\n".join(copied)
+
+
+# Issue 23, point 11: no run of this many consecutive words shared with the seeds, anywhere a reader
+# or editor reads the project's words (templates, content, the builder's and the analysis' strings).
+MAX_SHARED_RUN = 14
+OVERLAP_TEXT_DIRS = ("templates", "content")
+OVERLAP_CODE_DIRS = ("site_builder", "jobs/analise")
+_JINJA = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
+_URL = re.compile(r"https?://\S+")
+
+
+def _project_seeds_dir() -> Path:
+    """The seeds beside the repository (`../shared/seeds/` from its root; for a git worktree, from the
+    main checkout's root), or ELEICOES_SEEDS_DIR. Missing seeds fail the test: no silent skip."""
+    roots = [ROOT]
+    git = ROOT / ".git"
+    if git.is_file():  # a worktree: "gitdir: <main>/.git/worktrees/<name>"
+        gitdir = Path(git.read_text(encoding="utf-8").split(":", 1)[1].strip())
+        roots.append(gitdir.parents[2])
+    candidates = [Path(os.environ["ELEICOES_SEEDS_DIR"])] if "ELEICOES_SEEDS_DIR" in os.environ else []
+    candidates += [root.parent / "shared" / "seeds" for root in roots]
+    for candidate in candidates:
+        if all((candidate / name).is_file() for name in SEED_NAMES):
+            return candidate
+    pytest.fail(f"sementes da metodologia não encontradas (procuradas em {[str(c) for c in candidates]})")
+
+
+def _reader_strings(source: str) -> list[str]:
+    """The string literals of a module that can reach a reader: docstrings (English, for developers)
+    are left out; an f-string's placeholders break its text into separate runs."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    texts = []
+    in_fstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for value in node.values:
+                in_fstrings.add(id(value))
+                text = value.value if isinstance(value, ast.Constant) else None
+                parts.append(text if isinstance(text, str) else " | ")
+            texts.append("".join(parts))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and id(node) not in docstrings
+            and id(node) not in in_fstrings
+        ):
+            texts.append(node.value)
+    return texts
+
+
+def _project_texts() -> list[tuple[str, str]]:
+    """(file, text) of everything to compare with the seeds; template markup and addresses removed."""
+    out = []
+    for folder in OVERLAP_TEXT_DIRS:
+        for path in sorted((ROOT / folder).rglob("*")):
+            if not path.is_file() or path.suffix not in (".md", ".toml", ".html", ".xml", ".txt"):
+                continue
+            text = path.read_text(encoding="utf-8")
+            if path.suffix in (".html", ".xml"):
+                text = re.sub(r"<[^>]+>", " ", _JINJA.sub(" | ", text))
+            out.append((path.relative_to(ROOT).as_posix(), _URL.sub(" | ", text)))
+    for folder in OVERLAP_CODE_DIRS:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            rel = path.relative_to(ROOT).as_posix()
+            out += [(rel, _URL.sub(" | ", t)) for t in _reader_strings(path.read_text(encoding="utf-8"))]
+    return out
+
+
+def shared_runs(text: str, seed_ngrams: set[tuple[str, ...]], n: int = MAX_SHARED_RUN) -> list[str]:
+    """Every maximal run of `n` or more consecutive words of `text` that also occurs in the seeds."""
+    words = _words(text)
+    runs: list[list[int]] = []
+    for i in range(len(words) - n + 1):
+        if tuple(words[i : i + n]) in seed_ngrams:
+            if runs and i <= runs[-1][1]:
+                runs[-1][1] = i + n
+            else:
+                runs.append([i, i + n])
+    return [" ".join(words[a:b]) for a, b in runs]
+
+
+def _seed_ngrams(n: int = MAX_SHARED_RUN) -> set[tuple[str, ...]]:
+    seeds = _project_seeds_dir()
+    grams: set[tuple[str, ...]] = set()
+    for name in SEED_NAMES:
+        words = _words((seeds / name).read_text(encoding="utf-8"))
+        grams.update(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+    return grams
+
+
+def test_no_run_of_seed_words_in_the_projects_texts() -> None:
+    grams = _seed_ngrams()
+    found = [f"{rel}: {run}" for rel, text in _project_texts() for run in shared_runs(text, grams)]
+    assert not found, f"trechos de {MAX_SHARED_RUN}+ palavras iguais às sementes:\n" + "\n".join(found)
+
+
+def test_shared_run_finder_catches_a_copied_sentence() -> None:
+    """The finder itself can fail: a seed sentence pasted into a template, with other case,
+    punctuation and markup, is found; 13 words of it are not."""
+    grams = _seed_ngrams()
+    copied = (
+        "<p>Ela NÃO é um placar, nem uma nota: porque a seleção do que checar depende de alcance e dano.</p>"
+    )
+    assert shared_runs(re.sub(r"<[^>]+>", " ", copied), grams)
+    assert not shared_runs("nunca " + " ".join(_words(copied)[4:17]) + " jamais", grams)
+    assert len(_project_texts()) > 100  # templates, content and code strings are all read
 
 
 def test_sentence_splitter_finds_long_seed_sentences() -> None:

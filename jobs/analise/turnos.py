@@ -35,10 +35,10 @@ from jobs.debate.texto import (
 
 # The named evasion scale: (lowest, highest, what it means).
 FAIXAS_EVASAO: tuple[tuple[int, int, str], ...] = (
-    (0, 2, "responde logo no começo, de forma direta"),
-    (3, 5, "responde, mas só depois de desviar, ou só em parte"),
-    (6, 8, "fala de outro assunto e toca na pergunta só de passagem"),
-    (9, 10, "não toca na pergunta: contra-ataca, adia ou faz campanha"),
+    (0, 2, "resposta direta, já nas primeiras frases"),
+    (3, 5, "chega à resposta depois de um desvio, ou responde a uma parte"),
+    (6, 8, "desvia para outro tema e passa pela pergunta de raspão"),
+    (9, 10, "ignora a pergunta: contra-ataca, adia ou faz campanha"),
 )
 TIPOS_EVASAO = ("contra-ataque", "adiamento", "troca de tema", "generalidade")
 EVASAO_MINIMA_COM_TIPO = 3  # from 3 on there is evasion, so its type is given
@@ -652,8 +652,8 @@ SISTEMA_OPENAI = (
     "3. Com evasão de 3 ou mais, diga o tipo: " + ", ".join(TIPOS_EVASAO) + ".\n"
     "4. trecho_resposta: copie literalmente do turno o trecho que responde à pergunta, ou null se nada "
     "responde.\n"
-    "5. substancia de 0 a 10: dados, propostas e fatos concretos em vez de slogans; proposta vaga "
-    "('vou cuidar da saúde') não é substância. clareza de 0 a 10: quão fácil é entender.\n"
+    "5. substancia de 0 a 10: contam números, fatos e propostas concretas; slogan não conta, nem "
+    "proposta vaga ('vou cuidar da saúde') não é substância. clareza de 0 a 10: quão fácil é entender.\n"
     "6. ataque_pessoal: true só para ataque à pessoa (insulto, desqualificação pessoal), não para crítica "
     "a políticas; trecho_ataque copiado literalmente do turno.\n"
     "7. propostas: cada promessa ou proposta, com os trechos literais que dizem o_que, quanto (ou meta), "

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from jobs.checagens import historico_git
+from site_builder.br_format import plural
 from site_builder.conteudo import regras
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
@@ -243,16 +244,23 @@ def imprimir(resultado: Resultado) -> int:
         print(f"aviso: {aviso}", file=sys.stderr)
     for problema in resultado.problemas:
         print(problema)
-    arquivos = f"{resultado.checagens} checagens e {resultado.candidatos} candidatos"
-    if resultado.problemas:
-        afetados = len({p.arquivo for p in resultado.problemas})
-        print(
-            f"{len(resultado.problemas)} problema(s) em {afetados} arquivo(s) ({arquivos} verificados)",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"tudo certo: {arquivos} verificados", file=sys.stderr)
-    return 0
+    print(resumo(resultado), file=sys.stderr)
+    return 1 if resultado.problemas else 0
+
+
+def resumo(resultado: Resultado) -> str:
+    """The summary line of `validar`, every count agreeing with its noun ("1 checagem", "2 problemas")."""
+    arquivos = (
+        f"verificados: {plural(resultado.checagens, 'checagem', 'checagens')} e "
+        f"{plural(resultado.candidatos, 'candidato', 'candidatos')}"
+    )
+    if not resultado.problemas:
+        return f"tudo certo; {arquivos}"
+    afetados = len({p.arquivo for p in resultado.problemas})
+    return (
+        f"{plural(len(resultado.problemas), 'problema', 'problemas')} em "
+        f"{plural(afetados, 'arquivo', 'arquivos')} ({arquivos})"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -169,11 +169,24 @@ def _checagens(revisadas: Mapping[str, Any]) -> dict[str, str]:
     return saida
 
 
-def aviso(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
-    """The notice at the top of the page: AI is named only when a language model produced something."""
+def _modelos(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> list[str]:
+    """The language models (by name) that produced a score or a check of the debate; [] for rules only."""
     nomes = {str(v["avaliacao"].get("avaliador", "")) for v in avaliacao.get("turnos", {}).values()}
     nomes |= {str(r.get("extraida_por", "")) for r in revisadas["checagens"]}
-    modelos = sorted(n.removeprefix(PREFIXO_LLM) for n in nomes if gerado_por_ia(n))
+    return sorted(n.removeprefix(PREFIXO_LLM) for n in nomes if gerado_por_ia(n))
+
+
+def produzido_por(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
+    """Who produced the scores and checks, in a few words (the share card's footer, the listing)."""
+    modelos = _modelos(avaliacao, revisadas)
+    if modelos:
+        return f"notas e checagens geradas por IA (modelo {', '.join(modelos)})"
+    return "notas e checagens por análise automática por regras"
+
+
+def aviso(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
+    """The notice at the top of the page: AI is named only when a language model produced something."""
+    modelos = _modelos(avaliacao, revisadas)
     if modelos:
         return (
             f"A transcrição é automática, e há notas e checagens deste debate geradas por IA (modelo "
@@ -227,5 +240,6 @@ def calcular(
         "checagens": _checagens(revisadas),
         "vereditos": {v.codigo: v.rotulo for v in VEREDITOS.values()},
         "aviso": aviso(avaliacao, revisadas),
+        "produzido_por": produzido_por(avaliacao, revisadas),
         "em_revisao": em_revisao(placar),
     }

@@ -21,6 +21,7 @@ from jobs.tse.store import CAPTURE_FILE, OUTPUT_FILE
 from model.calibration import CalibrationError
 from model.forecast import ProjectionError
 from model.snapshot import SnapshotError
+from site_builder.br_format import plural
 
 MAX_DIFF_LINES = 200
 
@@ -39,6 +40,19 @@ class ResultadoAuditoria:
     def ok(self) -> bool:
         """Whether the snapshot is reproduced exactly."""
         return not self.problemas and not self.diff
+
+    def veredito(self) -> str:
+        """The one-line Portuguese outcome `eleicoes auditar` ends with: what was checked when it
+        passed; when it failed, how many problems (counted in agreement) and whether the rerun of the
+        model differs from the stored `saida.json`."""
+        if self.ok:
+            return f"ok: {self.pasta} reproduzido byte a byte ({self.assinaturas} " + (
+                "assinatura do TSE conferida)" if self.assinaturas == 1 else "assinaturas do TSE conferidas)"
+            )
+        causas = [plural(len(self.problemas), "problema", "problemas")] if self.problemas else []
+        if self.diff:
+            causas.append("o saida.json refeito difere do guardado")
+        return f"FALHOU: {self.pasta} não é reproduzido ({'; '.join(causas)})"
 
 
 def _args(captura: dict[str, object], pasta: Path) -> ArgsProjecao:

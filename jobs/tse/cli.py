@@ -202,10 +202,10 @@ def cmd_auditar(args: argparse.Namespace) -> int:
     if res.diff:
         print(res.diff)
     if res.ok:
-        print(f"ok: {pasta} reproduzido byte a byte ({res.assinaturas} assinaturas do TSE conferidas)")
+        print(res.veredito())
         print(f"comando: {res.comando}")
         return 0
-    print(f"FALHOU: {pasta} não é reproduzido ({len(res.problemas)} problemas)")
+    print(res.veredito())
     return 1
 
 

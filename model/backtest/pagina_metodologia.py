@@ -1,6 +1,7 @@
 """The parts of content/metodologia/projecao.md that quote the calibration, generated from its file.
 
-Two sections are generated: "## Faixa de erro" (band table, how it was measured, the figures the
+Three parts are generated: the strata table of "### Passo 1" (every race with a shipped baseline in
+`model/baselines/`, plus the DF by zone), "## Faixa de erro" (band table, how it was measured, the figures the
 regional backtest measured, what the seed's earlier version reported and was not reproduced here)
 and "## Como auditar" (version, calibration id and SHA-256). Everything comes from the calibration
 file (`model/calibracao.json`: its tables and its `backtest.resumo`, written by
@@ -20,12 +21,28 @@ from pathlib import Path
 from typing import Any
 
 from model import VERSION
+from model.baselines import BASELINES_DIR, Baseline, load_baselines
 from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibration
 from model.tse_files import BRASILIA
 
 PAGINA = Path(__file__).resolve().parents[2] / "content" / "metodologia" / "projecao.md"
 INICIO_FAIXA, FIM_FAIXA = "## Faixa de erro\n", "## Rótulo de confiança\n"
 INICIO_AUDITORIA = "## Como auditar\n"
+INICIO_ESTRATOS = "A disputa é separada em partes, que chamamos de estratos.\n\n"
+FIM_ESTRATOS = "\n### Passo 2"
+# The model cannot import the builder's state names (site_builder/projecao_dados.py UF_NOMES):
+# standard library and model/ only, for auditors. The page's wording of each state, with its article.
+UF_NOMES = {
+    "ac": "do Acre", "al": "de Alagoas", "am": "do Amazonas", "ap": "do Amapá", "ba": "da Bahia",
+    "ce": "do Ceará", "es": "do Espírito Santo", "go": "de Goiás", "ma": "do Maranhão",
+    "mg": "de Minas Gerais", "ms": "de Mato Grosso do Sul", "mt": "de Mato Grosso", "pa": "do Pará",
+    "pb": "da Paraíba", "pe": "de Pernambuco", "pi": "do Piauí", "pr": "do Paraná",
+    "rj": "do Rio de Janeiro", "rn": "do Rio Grande do Norte", "ro": "de Rondônia", "rr": "de Roraima",
+    "rs": "do Rio Grande do Sul", "sc": "de Santa Catarina", "se": "de Sergipe", "sp": "de São Paulo",
+    "to": "do Tocantins",
+}  # fmt: skip
+# The DF runs by electoral zone and ships no baseline file (its parts come from the TSE's zone file).
+ZONAS_DF = 19
 ATUALIZADO_EM = re.compile(r"^atualizado_em = .*$", re.MULTILINE)  # a front-matter line
 # The seed's (earlier version's) reference calibration, quoted on the page as not reproduced here.
 SHA_REFERENCIA_ANTERIOR = "09472377c7a0d3cc5abd2c6058f35b6a03ab45e2419c618007c4c446209b2593"
@@ -60,6 +77,25 @@ def _cell(row: Row, sinal: str = "±") -> str:
     if a == b:
         return f"{sinal}{_num(a)}"
     return f"de {sinal}{_num(a)} a {sinal}{_num(b)}"
+
+
+def tabela_estratos(bases: dict[str, Baseline]) -> list[str]:
+    """The strata table of "### Passo 1": the president, every governor race with a shipped
+    baseline (alphabetical by state name, as the page lists them) and the DF by zone."""
+    out = ["| Disputa | Como é dividida | Número de partes |", "|---|---|---|"]
+    for b in bases.values():
+        if b.cargo == "presidente":
+            out.append(
+                "| Presidente | as 27 unidades da federação (26 estados e o Distrito Federal) e mais o "
+                f"exterior, com um arquivo do TSE para cada parte | {len(b.partes)} |"
+            )
+    governo = [b for b in bases.values() if b.cargo == "governador" and b.nivel == "municipio"]
+    for b in sorted(governo, key=lambda b: UF_NOMES[b.uf].split(" ", 1)[1]):
+        out.append(f"| Governador {UF_NOMES[b.uf]} | municípios do estado | {len(b.partes)} |")
+    out.append(
+        f"| Governador do Distrito Federal | zonas eleitorais, já que o DF não tem municípios | {ZONAS_DF} |"
+    )
+    return out
 
 
 def tabela(cal: Calibration) -> list[str]:
@@ -219,13 +255,14 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         "### O que a versão anterior desta metodologia relatava (não reproduzido aqui)",
         "",
         "A versão anterior relatava números que este projeto não reproduziu com os dados de que dispõe: que "
-        "a curva do 1º turno de 2022 aplicada ao 1º turno de 2026 reduziu o erro médio de 1,3 para 0,2 ponto "
-        "entre 20% e 60% apurado; que, no par 1º turno de 2022 e 1º turno de 2026, a deriva de 2026 ficou "
-        "entre 80% e 104% da de 2022; que a faixa dimensionada só com 2022 cobriu 69% do teste de 2026; que "
-        "a faixa era o maior entre o pior erro depois da correção mais o viés entre eleições "
+        "aplicar ao 1º turno de 2026 a curva do 1º turno de 2022 baixou o erro médio de 1,3 para 0,2 ponto "
+        "na faixa de 20% a 60% apurado; que, no par 1º turno de 2022 e 1º turno de 2026, a deriva de 2026 "
+        "ficou entre 80% e 104% da de 2022; que a faixa dimensionada só com 2022 cobriu 69% do teste de "
+        "2026; que a faixa era o maior entre o pior erro depois da correção mais o viés entre eleições "
         "e 75% do próprio "
-        "tamanho da correção (regra pedida pela revisão estatística independente, "
-        "`docs/REVISAO-ESTATISTICA-V3.md`); que sem a correção a faixa seria de ±2,3 pontos com 10-20% e de "
+        "tamanho da correção (regra que aquela versão atribuía a uma revisão estatística independente, "
+        "cujo texto não foi publicado nem está neste repositório); que sem a correção a faixa seria de "
+        "±2,3 pontos com 10-20% e de "
         "±1,4 ponto com 50-60%; e que a parcial bruta errava em média 4,4 pontos com 10-20% apurado.",
         "",
         "### Limites da calibração",
@@ -286,8 +323,10 @@ def secao_auditoria(cal: Calibration, sha: str) -> str:
     )
 
 
-def pagina(texto: str, raw: bytes) -> str:
-    """`texto` (the page) with both generated sections rebuilt from the calibration bytes `raw`."""
+def pagina(texto: str, raw: bytes, bases: dict[str, Baseline] | None = None) -> str:
+    """`texto` (the page) with its generated parts rebuilt from the calibration bytes `raw` and the
+    shipped baselines (`bases`, default: `model/baselines/`)."""
+    texto = com_estratos(texto, load_baselines(BASELINES_DIR) if bases is None else bases)
     cal = parse_calibration(raw)
     obj = json.loads(raw)
     sha = hashlib.sha256(raw).hexdigest()
@@ -295,6 +334,13 @@ def pagina(texto: str, raw: bytes) -> str:
     _, tail = rest.split(FIM_FAIXA, 1)
     middle, _ = tail.split(INICIO_AUDITORIA, 1)
     return head + secao_faixa(cal, obj) + FIM_FAIXA + middle + secao_auditoria(cal, sha)
+
+
+def com_estratos(texto: str, bases: dict[str, Baseline]) -> str:
+    """`texto` (the page) with the strata table of "### Passo 1" rebuilt from `bases`."""
+    head, rest = texto.split(INICIO_ESTRATOS, 1)
+    _, tail = rest.split(FIM_ESTRATOS, 1)
+    return head + INICIO_ESTRATOS + "\n".join(tabela_estratos(bases)) + "\n" + FIM_ESTRATOS + tail
 
 
 def com_data(texto: str, dia: dt.date) -> str:

@@ -138,6 +138,10 @@ _LOOKBACK = 200  # lines scanned back for a statement's start (a header is a few
 MAX_TOML = 64 * 1024
 _LOOKBACK_CHARS = 16 * MAX_TOML  # characters parsed again, in all, to locate one error
 DATA_INVALIDA = "data inválida: use o formato 2026-10-12 ou 2026-10-12T14:30:00-03:00, sem aspas"
+# The desk's time zone: dates are stored in UTC, and shown back to editors in it (site.toml's default).
+FUSO_REDACAO = "America/Sao_Paulo"
+# `01/12/2026` (day/month/year, as Brazilians write dates): TOML reads no such value.
+_DATA_BARRAS = re.compile(r"=\s*(?P<d>\d{1,2})/(?P<m>\d{1,2})/(?P<a>\d{4})\b")
 # tomllib's messages (Python 3.11+) in the desk's words; the first matching prefix wins.
 _MESSAGES = (
     ("Invalid date or datetime", DATA_INVALIDA),
@@ -184,6 +188,9 @@ def erro_toml(exc: tomllib.TOMLDecodeError, toml: str) -> tuple[int, str, str]:
     problema = next((pt for en, pt in _MESSAGES if message.startswith(en)), "")
     if message.startswith("Expected newline") and _DATE.search(texto_linha):
         problema = DATA_INVALIDA  # `2026-13-45` does not even read as a date
+    elif barras := _DATA_BARRAS.search(texto_linha):
+        iso = f"{barras['a']}-{int(barras['m']):02d}-{int(barras['d']):02d}"
+        problema = f"data no formato dia/mês/ano: escreva {iso} (ano-mês-dia), sem aspas"
     return linha, _campo_da_linha(lines, linha), problema or "erro de sintaxe no front matter (TOML)"
 
 

@@ -22,11 +22,13 @@ from functools import partial
 from pathlib import PurePosixPath
 from typing import Any, NamedTuple, Protocol
 from urllib.parse import urlsplit
+from zoneinfo import ZoneInfo
 
 from site_builder import markdown_render
 from site_builder.conteudo import texto_seguro
 from site_builder.conteudo.editores import Registro, identificar
 from site_builder.conteudo.frontmatter import (
+    FUSO_REDACAO,
     erro_toml,
     ler_toml,
     linha_do_campo,
@@ -263,7 +265,8 @@ class _Leitor:
             self.erro(campo, "informe o fuso horário no fim (ex.: -03:00 para o horário de Brasília)")
             return None
         if self.agora is not None and valor > self.agora + TOLERANCIA_FUTURO:
-            self.erro(campo, f"{valor.isoformat()} está no futuro; confira a data (e o ano)")
+            hora = valor.astimezone(ZoneInfo(FUSO_REDACAO)).isoformat()
+            self.erro(campo, f"{hora} (horário de Brasília) está no futuro; confira a data (e o ano)")
             return None
         return valor
 

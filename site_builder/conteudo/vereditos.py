@@ -32,7 +32,7 @@ VEREDITOS: dict[str, Veredito] = {
         Veredito(
             "enganoso",
             "Enganoso",
-            "O dado é real, mas apresentado de forma que leva a uma conclusão equivocada.",
+            "O dado existe, mas a forma como é apresentado induz a uma conclusão errada.",
             2,
         ),
         Veredito("falso", "Falso", "Contradiz o que mostram as fontes confiáveis.", 1),

@@ -52,6 +52,20 @@ CASOS = {
         'acessado_em = "2026-10-09"',
         f"{REL}:16: fontes[1].acessado_em: data obrigatória, sem aspas (ex.: 2026-10-11)",
     ),
+    # Issue 23, point 12: a date as Brazilians write it got "textos vão entre aspas".
+    "data-com-barras": (
+        "acessado_em = 2026-10-09",
+        "acessado_em = 09/10/2026",
+        f"{REL}:16: fontes[1].acessado_em: data no formato dia/mês/ano: escreva 2026-10-09 (ano-mês-dia), "
+        "sem aspas",
+    ),
+    # The time the editor typed (-03:00) comes back in Brasília time, not in UTC.
+    "publicado-no-futuro": (
+        "publicado_em = 2026-10-10T10:00:00-03:00",
+        "publicado_em = 2099-10-10T10:00:00-03:00",
+        f"{REL}:10: publicado_em: 2099-10-10T10:00:00-03:00 (horário de Brasília) está no futuro; confira a "
+        "data (e o ano)",
+    ),
 }
 
 

@@ -215,7 +215,7 @@ def test_pagina_do_candidato_conta_sem_dar_nota(
             assert f'selo-{codigo}">{veredito.rotulo}</span> {n} {noun}</li>' in html, (candidato.id, codigo)
         assert f"{len(mine)} checagens publicadas sobre o que {candidato.nome} disse" in html
         # Seed, "Imparcialidade": the count is not a scoreboard nor a grade.
-        assert "Ela não é um placar nem uma nota" in html
+        assert "O número não serve para comparar candidatos" in html
         assert "%" not in html.split('id="h-contagem"')[1].split("</section>")[0]
         for check in mine:
             assert f'href="{check.url}"' in html

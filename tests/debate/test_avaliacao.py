@@ -44,7 +44,7 @@ def test_direct_answer_scores_low_evasion_with_excerpt() -> None:
     assert a.partes_respondidas == 2 and a.evasao == 0 and a.tipo_evasao is None
     assert a.trecho_resposta is not None and a.trecho_resposta.startswith("Na segurança")
     assert a.observacao_resposta is None
-    assert faixa_evasao(a.evasao) == "0 a 2: responde logo no começo, de forma direta"
+    assert faixa_evasao(a.evasao) == "0 a 2: resposta direta, já nas primeiras frases"
 
 
 def test_mention_is_not_an_answer() -> None:
