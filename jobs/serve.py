@@ -124,9 +124,11 @@ def refused(key: str) -> bool:
     )
 
 
-def find_file(root: Path, key: str) -> Path | None:
-    """The regular file `key` names under `root`, or None: no component may be a symlink."""
+def _mode_without_links(root: Path, key: str) -> int | None:
+    """The `lstat` mode of what `key` names under `root`, or None when it is missing or any component
+    on the way (itself included) is a symlink."""
     here = root
+    mode = 0
     for part in key.split("/"):
         here = here / part
         try:
@@ -135,21 +137,19 @@ def find_file(root: Path, key: str) -> Path | None:
             return None
         if stat.S_ISLNK(mode):
             return None
-    return here if stat.S_ISREG(mode) else None
+    return mode
+
+
+def find_file(root: Path, key: str) -> Path | None:
+    """The regular file `key` names under `root`, or None: no component may be a symlink."""
+    mode = _mode_without_links(root, key)
+    return root / key if mode is not None and stat.S_ISREG(mode) else None
 
 
 def is_folder(root: Path, key: str) -> bool:
     """Whether `key` is a real folder under `root` (no symlink on the way)."""
-    here = root
-    for part in key.split("/"):
-        here = here / part
-        try:
-            mode = os.lstat(here).st_mode
-        except (OSError, ValueError):
-            return False
-        if stat.S_ISLNK(mode):
-            return False
-    return stat.S_ISDIR(mode)
+    mode = _mode_without_links(root, key)
+    return mode is not None and stat.S_ISDIR(mode)
 
 
 def etag_of(body: bytes) -> str:
