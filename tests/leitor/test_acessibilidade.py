@@ -14,42 +14,13 @@ import pytest
 
 from tests.support import axe
 from tests.support.navegador import CHROMIUM, Navegador
+from tests.support.site_local import paginas
 
 pytestmark = [
     pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado"),
     pytest.mark.skipif(not axe.disponivel(), reason="axe-playwright-python (extra dev) não está instalado"),
 ]
 TELAS = ((360, 740), (390, 844), (1280, 800))
-
-
-def paginas(site: Path) -> dict[str, str]:
-    """One address of every page type of the built site."""
-
-    def primeira(padrao: str) -> str:
-        found = sorted(site.glob(padrao))
-        assert found, padrao
-        return "/" + found[0].parent.relative_to(site).as_posix() + "/"
-
-    return {
-        "inicio": "/",
-        "projecao-indice": "/projecao/",
-        "corrida": "/projecao/6258-presidente/",
-        "corrida-nao-publicavel": "/projecao/6257-presidente/",
-        "historico": "/projecao/6258-presidente/capturas/",
-        "captura": primeira("projecao/6258-presidente/capturas/*T*/index.html"),
-        "debates": "/debates/",
-        "debate": primeira("debates/*/index.html"),
-        "checagens": "/checagens/",
-        "checagem": primeira("checagens/demo-*/index.html"),
-        "filtro-veredito": primeira("checagens/veredito/*/index.html"),
-        "filtro-tema": primeira("checagens/tema/*/index.html"),
-        "candidatos": "/candidatos/",
-        "candidato": primeira("candidatos/*/index.html"),
-        "correcoes": "/checagens/correcoes/",
-        "metodologia": "/metodologia/",
-        "metodologia-pagina": "/metodologia/projecao/",  # tables and code blocks
-        "nao-encontrada": "/404.html",
-    }
 
 
 # Collapsed parts (the chart's data table) are checked too: axe skips what is not rendered.

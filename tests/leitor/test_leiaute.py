@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.navegador import CHROMIUM, Navegador, salvar
+from tests.support.site_local import paginas
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
 LARGURAS = (360, 390, 768, 1280)
@@ -31,37 +32,20 @@ MEDIDA = """(() => {
 })()"""
 
 
-def paginas(site: Path) -> dict[str, str]:
-    """One address of every page type of the site."""
-
-    def primeira(padrao: str) -> str:
-        found = sorted(site.glob(padrao))
-        assert found, padrao
-        return "/" + found[0].parent.relative_to(site).as_posix() + "/"
-
-    return {
-        "inicio": "/",
-        "projecao-indice": "/projecao/",
-        "corrida": "/projecao/6258-presidente/",
-        "corrida-nao-publicavel": "/projecao/6257-presidente/",
-        "historico": "/projecao/6258-presidente/capturas/",
-        "captura": primeira("projecao/6258-presidente/capturas/*T*/index.html"),
-        "debates": "/debates/",
-        "debate": DEBATE,
-        "checagens": "/checagens/",
-        "checagem": primeira("checagens/demo-*/index.html"),
-        "candidato": primeira("candidatos/*/index.html"),
-        "metodologia": "/metodologia/",
-        "metodologia-pagina": primeira("metodologia/*/index.html"),
-        "correcoes": "/checagens/correcoes/",
-    }
+# The page types whose width this test checks (one address each, tests/support/site_local.py).
+TIPOS = (
+    "inicio", "projecao-indice", "corrida", "corrida-nao-publicavel", "historico", "captura", "debates",
+    "debate", "checagens", "checagem", "candidato", "metodologia", "metodologia-pagina", "correcoes",
+)  # fmt: skip
 
 
 @pytest.mark.parametrize("largura", LARGURAS)
 def test_no_page_scrolls_sideways(site_completo: Path, endereco: str, largura: int, tmp_path: Path) -> None:
     problemas = {}
     with Navegador() as browser:
-        for nome, caminho in paginas(site_completo).items():
+        enderecos = paginas(site_completo)
+        for nome in TIPOS:
+            caminho = enderecos[nome]
             with browser.aba(endereco + caminho, largura, 800, mobile=largura < 700) as aba:
                 medida = aba.avaliar(MEDIDA)
                 assert aba.erros() == [], f"{caminho}: {aba.erros()}"

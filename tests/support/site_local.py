@@ -21,3 +21,33 @@ def servir(pasta: Path) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+
+
+def paginas(site: Path) -> dict[str, str]:
+    """One address of every page type of the sample site built by tests/leitor/conftest.py."""
+
+    def primeira(padrao: str) -> str:
+        found = sorted(site.glob(padrao))
+        assert found, padrao
+        return "/" + found[0].parent.relative_to(site).as_posix() + "/"
+
+    return {
+        "inicio": "/",
+        "projecao-indice": "/projecao/",
+        "corrida": "/projecao/6258-presidente/",
+        "corrida-nao-publicavel": "/projecao/6257-presidente/",
+        "historico": "/projecao/6258-presidente/capturas/",
+        "captura": primeira("projecao/6258-presidente/capturas/*T*/index.html"),
+        "debates": "/debates/",
+        "debate": primeira("debates/*/index.html"),
+        "checagens": "/checagens/",
+        "checagem": primeira("checagens/demo-*/index.html"),
+        "filtro-veredito": primeira("checagens/veredito/*/index.html"),
+        "filtro-tema": primeira("checagens/tema/*/index.html"),
+        "candidatos": "/candidatos/",
+        "candidato": primeira("candidatos/*/index.html"),
+        "correcoes": "/checagens/correcoes/",
+        "metodologia": "/metodologia/",
+        "metodologia-pagina": "/metodologia/projecao/",  # tables and code blocks
+        "nao-encontrada": "/404.html",
+    }
