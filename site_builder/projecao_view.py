@@ -464,9 +464,10 @@ def verdict(leitura: Leitura) -> dict[str, Any]:
     }
 
 
-def summary_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
+def summary_block(ctx: SiteContext, corrida: Corrida, ultima: dict[str, Any] | None) -> dict[str, Any]:
     """The race's first screen on a phone (issue 21, item 4): the two leading candidates' partial
-    and projected shares (or the last publishable projection, labelled) and the verdict line."""
+    and projected shares (or the last publishable projection, labelled) and the verdict line.
+    `ultima`: the race's `last_publishable` block, computed once by the page."""
     atual = corrida.atual
     projetada = atual if atual.publicavel else corrida.publicavel
     colour = cores.colour_by_name(ctx.candidatos.values())
@@ -489,7 +490,6 @@ def summary_block(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
                 else None,
             }
         )
-    ultima = last_publishable(ctx, corrida)
     return {
         "apurado": _pct(atual.apurado_pct),
         "quando": _when(ctx, corrida.ultima),
@@ -539,7 +539,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "parcial": partial_block(atual, cores.colour_by_name(ctx.candidatos.values())),
         "virada": overtake_block(atual) if publicavel else None,
         "grafico": chart_block(ctx, corrida, com_projecao=corrida.publicavel_captura is not None),
-        "resumo": summary_block(ctx, corrida),
+        "resumo": summary_block(ctx, corrida, ultima_pub),
         "avisos": warnings_block(corrida),
         "estratos": strata_rows(corrida, atual, publicavel),
         "estratos_nomes": [c.nome for c in atual.principais()],
