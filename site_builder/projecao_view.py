@@ -49,7 +49,6 @@ BASES = {
 # Plain Portuguese for each publication criterion (ids from model/criteria.py); `{valor}` and
 # `{limite}` are filled with the measured value and the threshold, already formatted.
 CRITERIOS = {
-    "arquivos_validos": "Há arquivos do TSE inválidos ou inconsistentes ({valor}; o limite é nenhum).",
     "eleitorado_apurado": "Ainda há pouco eleitorado apurado: {valor}, e o mínimo para projetar é {limite}.",
     "partes_com_votos": "Poucas partes têm algum voto totalizado: {valor}, e o mínimo é {limite}.",
     "eleitorado_sem_arquivo_valido": (
@@ -100,8 +99,23 @@ def _measure(value: float | None, unidade: str) -> str:
     return f"{_compact(value)} {unidade}".strip()
 
 
+def _invalid_files_text(c: Criterio) -> str:
+    """Criterion 1 unmet: how many files were refused or inconsistent, each named with its reason
+    (the model's note: `arquivo recusado: motivo`)."""
+    n = int(c.valor) if c.valor is not None else None
+    if n is None:
+        text = "Não foi possível conferir se os arquivos do TSE são válidos e consistentes (o limite é nenhum inválido)."
+    elif n == 1:
+        text = "1 arquivo do TSE foi recusado ou está inconsistente, e o limite é nenhum."
+    else:
+        text = f"{br_format.inteiro(n)} arquivos do TSE foram recusados ou estão inconsistentes, e o limite é nenhum."
+    return f"{text} Quais e por quê: {c.nota}." if c.nota else text
+
+
 def criterion_text(c: Criterio) -> str:
     """One unmet criterion in plain Portuguese, with the measured value, the limit and the note."""
+    if c.id == "arquivos_validos":
+        return _invalid_files_text(c)
     template = CRITERIOS.get(c.id)
     valor, limite = _measure(c.valor, c.unidade), _measure(c.limite, c.unidade)
     text = template.format(valor=valor, limite=limite) if template else f"{c.descricao} (medido: {valor})."
