@@ -104,11 +104,17 @@ def _invalid_files_text(c: Criterio) -> str:
     (the model's note: `arquivo recusado: motivo`)."""
     n = int(c.valor) if c.valor is not None else None
     if n is None:
-        text = "Não foi possível conferir se os arquivos do TSE são válidos e consistentes (o limite é nenhum inválido)."
+        text = (
+            "Não foi possível conferir se os arquivos do TSE são válidos e consistentes "
+            "(o limite é nenhum inválido)."
+        )
     elif n == 1:
         text = "1 arquivo do TSE foi recusado ou está inconsistente, e o limite é nenhum."
     else:
-        text = f"{br_format.inteiro(n)} arquivos do TSE foram recusados ou estão inconsistentes, e o limite é nenhum."
+        text = (
+            f"{br_format.inteiro(n)} arquivos do TSE foram recusados ou estão inconsistentes, "
+            "e o limite é nenhum."
+        )
     return f"{text} Quais e por quê: {c.nota}." if c.nota else text
 
 
