@@ -199,6 +199,33 @@ def correction_text(leitura: Leitura) -> str | None:
     return correcao
 
 
+def error_block(leitura: Leitura) -> dict[str, Any]:
+    """The error figures this race type was tested for, and only those (issue 23, item 4).
+
+    `tipo` picks the wording: "testes" (president: band, mean error and the national partial's
+    error measured in the replays), "metade_da_faixa_medida" (president without the correction:
+    measured band, expected error = half of it), "metodo_original" (governors: the seed's band,
+    never measured here, so no test figure at all), "desconhecida" (an output older than the
+    model's `erro_medio_esperado.fonte`: no figure is claimed as tested).
+    """
+    projecao = Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao))
+    parcial = Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial))
+    if leitura.fonte_faixa == "backtest" and leitura.fonte_erro_projecao == "testes":
+        tipo = "testes"
+    elif leitura.fonte_faixa == "backtest" and leitura.fonte_erro_projecao == "metade_da_faixa":
+        tipo = "metade_da_faixa_medida"
+    elif leitura.fonte_faixa == "metodo_original":
+        tipo = "metodo_original"
+    else:
+        tipo = "desconhecida"
+    return {
+        "tipo": tipo,
+        "projecao": projecao,
+        # The partial's curve was measured on the national president partial only.
+        "parcial": parcial if leitura.fonte_erro_parcial is not None and tipo != "metodo_original" else None,
+    }
+
+
 def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> dict[str, Any]:
     """The projection of one publishable reading as the page shows it."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
@@ -222,8 +249,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
         else "",
         "confianca": rotulo,
         "confianca_faixa": faixa_confianca,
-        "erro_projecao": Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao)),
-        "erro_parcial": Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial)),
+        "erro": error_block(leitura),
         "correcao": correcao,
         "degradado": leitura.degradado,
         # The municipal president mode borrows the UF mode's band: not calibrated on the same nights.
