@@ -40,6 +40,10 @@ def _br(x: float, casas: int = 2) -> str:
     return f"{x:.{casas}f}".replace(".", ",")
 
 
+def _mil(n: int) -> str:
+    return f"{n:,d}".replace(",", ".")
+
+
 def _points(cell: str) -> list[tuple[float, float]] | None:
     """The (% counted, value) points a cell of the expected-error column names, at the row's ends:
     '0,81' (constant), 'de 0,81 a 0,68', 'de 0,81 a 0,68, passando por 0,70 em 15,0%'."""
@@ -101,7 +105,7 @@ def test_drift_check_paragraph_gives_how_often_the_backtest_saw_it_fire() -> Non
         fora = RESUMO["com_verificacao"][grupo]["capturas_sem_correcao_pela_verificacao"]
         capturas = int(rows[grupo][2])
         assert int(rows[grupo][8]) == fora
-        assert f"{_br(100 * fora / capturas, 1)}% ({fora} de {capturas})" in text, grupo
+        assert f"{_br(100 * fora / capturas, 1)}% ({_mil(fora)} de {_mil(capturas)})" in text, grupo
     real = RESUMO["com_verificacao"]["2022_2t x1"]["capturas_sem_correcao_pela_verificacao"]
     assert real > 0  # it does fire at the tested drift: the page may not say it only fires for others
     assert "só dispara diante de uma deriva muito diferente" not in text
@@ -256,10 +260,10 @@ def _sources() -> set[str]:
             ok |= {_br(e[0] + (e[1] - e[0]) * t), _br(lo + t * (hi - lo), 1)}
     rows = _backtest_rows(BACKTEST.read_text(encoding="utf-8"))  # the backtest report
     for grupo, cells in rows.items():
-        ok |= _formats(float(cells[2]))
+        ok |= _formats(float(cells[2])) | {_mil(int(cells[2]))}
         fora = RESUMO["com_verificacao"].get(grupo, {}).get("capturas_sem_correcao_pela_verificacao")
         if fora is not None:
-            ok |= _formats(round(100 * fora / int(cells[2]), 1)) | _formats(float(fora))
+            ok |= _formats(round(100 * fora / int(cells[2]), 1)) | _formats(float(fora)) | {_mil(fora)}
     for b in load_baselines().values():  # the baselines: parts per race
         ok |= _formats(float(len(b.partes)))
     ok |= _formats(float(pm.ZONAS_DF))
@@ -282,7 +286,7 @@ def test_every_figure_of_the_generated_sections_is_traced_to_its_file() -> None:
     seed = SEED.read_text(encoding="utf-8")
     seed_figures = set(re.findall(r"\d+(?:,\d+)?", seed))
     allowed = _sources()
-    found = re.findall(r"\d+(?:,\d+)?", _generated(PAGE.read_text(encoding="utf-8")))
+    found = re.findall(r"\d{1,3}(?:\.\d{3})+|\d+(?:,\d+)?", _generated(PAGE.read_text(encoding="utf-8")))
     untraced = sorted(
         {f for f in found if f not in allowed and f not in seed_figures and f not in FROM_SEED_OR_FIXED}
     )
@@ -299,4 +303,4 @@ def test_the_page_reads_the_calibration_and_report_it_names() -> None:
     raw["backtest"]["resumo"]["com_verificacao"]["2022_2t x1"]["capturas_sem_correcao_pela_verificacao"] = 264
     text = PAGE.read_text(encoding="utf-8")
     other = pm.pagina(text, json.dumps(raw).encode())
-    assert "1,0% (264 de 26400)" in other and "1,0% (264 de 26400)" not in text
+    assert "1,0% (264 de 26.400)" in other and "1,0% (264 de 26.400)" not in text

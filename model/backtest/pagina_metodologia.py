@@ -65,6 +65,11 @@ def _num(x: float, casas: int = 2) -> str:
     return f"{x:.{casas}f}".replace(".", ",")
 
 
+def _int(n: int) -> str:
+    """`26400` -> `26.400` (the builder's br_format is out of the model's reach)."""
+    return f"{n:,d}".replace(",", ".")
+
+
 # The builder's plural rules (site_builder/br_format.py) are out of the model's reach (standard library
 # only, for auditors), so the page's two wordings are spelled here: singular below two.
 def _pontos(x: float) -> str:
@@ -201,7 +206,8 @@ def parcela_sem_correcao(resumo: dict[str, Any], capturas: dict[str, int], grupo
 def _verificacao_medida(resumo: dict[str, Any], capturas: dict[str, int]) -> str:
     def um(grupo: str) -> str:
         n = resumo["com_verificacao"][grupo]["capturas_sem_correcao_pela_verificacao"]
-        return f"{_num(parcela_sem_correcao(resumo, capturas, grupo), 1)}% ({n} de {capturas[grupo]})"
+        parcela = _num(parcela_sem_correcao(resumo, capturas, grupo), 1)
+        return f"{parcela}% ({_int(n)} de {_int(capturas[grupo])})"
 
     return (
         "Nas reproduções, com a verificação ligada, ela tirou a correção em "
