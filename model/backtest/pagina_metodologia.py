@@ -1,13 +1,16 @@
 """The parts of content/metodologia/projecao.md that quote the calibration, generated from its file.
 
-Three parts are generated: the strata table of "### Passo 1" (every race with a shipped baseline in
-`model/baselines/`, plus the DF by zone), "## Faixa de erro" (band table, how it was measured, the figures the
-regional backtest measured, what the seed's earlier version reported and was not reproduced here)
-and "## Como auditar" (version, calibration id and SHA-256). Everything comes from the calibration
-file (`model/calibracao.json`: its tables and its `backtest.resumo`, written by
-`eleicoes backtest-regional`), so a new calibration changes the text; the test
-tests/test_metodologia_calibracao.py fails until the page is regenerated
-(`eleicoes backtest-regional --instalar` does it, or `regenerar`).
+Four parts are generated: the strata table of "### Passo 1" (every race with a shipped baseline in
+`model/baselines/`, plus the DF by zone), "## Faixa de erro" (band table with the expected error the
+race page shows, how it was measured, the figures the regional backtest measured, how often the drift
+check dropped the correction, which error figures each race type shows, what the seed's earlier
+version reported and was not reproduced here), the "Fontes" items on the baselines (each file with
+the source it records; the DF has none) and "## Como auditar" (version, calibration id and SHA-256).
+Everything comes from the calibration file (`model/calibracao.json`: its tables and its
+`backtest.resumo`, written by `eleicoes backtest-regional`), the same run's report docs/BACKTEST.md
+(captures per replay group), `model/bands.py` and the baselines, so a new calibration changes the
+text; tests/test_metodologia_calibracao.py and tests/test_metodologia_figuras.py fail until the page
+is regenerated (`eleicoes backtest-regional --instalar` does it, or `regenerar`).
 """
 
 from __future__ import annotations
