@@ -304,3 +304,22 @@ def test_the_page_reads_the_calibration_and_report_it_names() -> None:
     text = PAGE.read_text(encoding="utf-8")
     other = pm.pagina(text, json.dumps(raw).encode())
     assert "1,0% (264 de 26.400)" in other and "1,0% (264 de 26.400)" not in text
+
+
+def test_replay_table_cells_are_the_calibration_summary() -> None:
+    """Cell by cell, the method page's replay table is the calibration's `backtest.resumo`."""
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, ln in enumerate(lines) if ln.startswith("| Reprodução | Noites |"))
+    rows = {}
+    for ln in lines[start + 2 :]:
+        if not ln.startswith("|"):
+            break
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        rows[cells[0]] = cells[1:]
+    assert set(rows) == {pm.GRUPOS[g] for g in RESUMO["com_verificacao"]}
+    for grupo, r in RESUMO["com_verificacao"].items():
+        noites, cobertura, erradas, mediana = rows[pm.GRUPOS[grupo]]
+        assert int(noites) == r["noites"] and int(erradas) == r["noites_tendencia_errada"]
+        assert cobertura == f"{_br(r['cobertura_minima_pct'], 1)}%"
+        med = r["mediana_apurado_tendencia_pct"]
+        assert mediana == ("nunca" if med is None else f"{_br(med, 1)}%")
