@@ -91,6 +91,8 @@ class FonteErro:
 
 
 FAIXA_MEDIDA, FAIXA_ORIGINAL = "backtest", "metodo_original"
+# The president by municipality borrows the by-UF tables: measured, but for the other count.
+FAIXA_EMPRESTADA = "emprestada_da_conta_por_uf"
 ERRO_DOS_TESTES, METADE_DA_FAIXA = "testes", "metade_da_faixa"
 PARCIAL_NACIONAL = "parcial_nacional_presidente"
 FONTES_ERRO = {
@@ -102,6 +104,10 @@ FONTES_ERRO = {
 }
 
 
-def error_source(tabela: str) -> FonteErro:
-    """Where the error figures of the band column `tabela` come from (`FONTES_ERRO`)."""
-    return FONTES_ERRO[tabela]
+def error_source(tabela: str, modo: str = "") -> FonteErro:
+    """Where the error figures of the band column `tabela` come from (`FONTES_ERRO`); in the
+    president-by-municipality modes the by-UF figures are borrowed, not measured for that count."""
+    fonte = FONTES_ERRO[tabela]
+    if modo.startswith("presidente_municipio") and fonte.faixa == FAIXA_MEDIDA:
+        return FonteErro(FAIXA_EMPRESTADA, fonte.projecao, fonte.parcial)
+    return fonte

@@ -838,7 +838,7 @@ def _assemble(
                 "projecao": _pct(expected_error(cal, tabela, apurado)),
                 "parcial": _pct(partial_error(cal, apurado)),
                 # which of these figures were measured for this race type (issue 23, item 4)
-                "fonte": error_source(tabela).to_json(),
+                "fonte": error_source(tabela, modo).to_json(),
             },
             "tabela_faixa": tabela,
             "swing_logit": round(projected.swing, 6),

@@ -205,7 +205,8 @@ def error_block(leitura: Leitura) -> dict[str, Any]:
     `tipo` picks the wording: "testes" (president: band, mean error and the national partial's
     error measured in the replays), "metade_da_faixa_medida" (president without the correction:
     measured band, expected error = half of it), "metodo_original" (governors: the seed's band,
-    never measured here, so no test figure at all), "desconhecida" (an output older than the
+    never measured here, so no test figure at all), "emprestada" (president by municipality: the
+    by-UF count's figures, measured for that count only), "desconhecida" (an output older than the
     model's `erro_medio_esperado.fonte`: no figure is claimed as tested).
     """
     projecao = Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao))
@@ -216,6 +217,8 @@ def error_block(leitura: Leitura) -> dict[str, Any]:
         tipo = "metade_da_faixa_medida"
     elif leitura.fonte_faixa == "metodo_original":
         tipo = "metodo_original"
+    elif leitura.fonte_faixa == "emprestada_da_conta_por_uf":
+        tipo = "emprestada"
     else:
         tipo = "desconhecida"
     return {

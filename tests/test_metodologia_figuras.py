@@ -323,3 +323,18 @@ def test_replay_table_cells_are_the_calibration_summary() -> None:
         assert cobertura == f"{_br(r['cobertura_minima_pct'], 1)}%"
         med = r["mediana_apurado_tendencia_pct"]
         assert mediana == ("nunca" if med is None else f"{_br(med, 1)}%")
+
+
+def test_president_by_municipality_names_the_figures_as_borrowed() -> None:
+    """The municipal count has no calibration of its own: its page says the figures are the by-UF
+    count's, measured for that count only."""
+    from model.bands import FAIXA_EMPRESTADA, error_source
+
+    saida = run(snapshot_of(president_files()))
+    assert saida["forecast"]["erro_medio_esperado"]["fonte"]["faixa"] == "backtest"
+    saida["modo"] = "presidente_municipio"
+    saida["forecast"]["erro_medio_esperado"]["fonte"] = error_source("presidente", saida["modo"]).to_json()
+    assert saida["forecast"]["erro_medio_esperado"]["fonte"]["faixa"] == FAIXA_EMPRESTADA
+    html = _rendered(saida)
+    assert "são os que os testes mediram para a conta por estado, não para esta" in html
+    assert "A projeção errou em média, nos testes" not in html

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from model import VERSION
-from model.bands import FAIXA_MEDIDA, FONTES_ERRO, expected_error
+from model.bands import FAIXA_MEDIDA, FONTES_ERRO, error_source, expected_error
 from model.baselines import BASELINES_DIR, Baseline, load_baselines
 from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibration
 from model.criteria import GOVERNOR_RULES
@@ -235,6 +235,10 @@ NOMES_TABELA = {
 TEXTO_FONTE = {
     ("faixa", "backtest"): "medida nas reproduções deste projeto",
     ("faixa", "metodo_original"): "faixa do método original, não medida aqui",
+    (
+        "faixa",
+        "emprestada_da_conta_por_uf",
+    ): "a da conta por estado, medida para aquela conta e não para esta",
     ("projecao", "testes"): "o maior entre o erro médio medido nos testes e metade da faixa",
     ("projecao", "metade_da_faixa"): "metade da faixa",
     (
@@ -258,6 +262,14 @@ def tabela_fontes_erro() -> list[str]:
         if tabela == "governador_degradado":
             projecao = "não mostrado: neste modo a projeção é a própria parcial"
         out.append(f"| {NOMES_TABELA[tabela]} | {TEXTO_FONTE[('faixa', f.faixa)]} | {projecao} | {parcial} |")
+        if tabela == "presidente":  # the municipal count borrows this table (model/bands.py error_source)
+            m = error_source(tabela, "presidente_municipio")
+            out.append(
+                "| Presidente por município (se a coleta municipal for ligada) | "
+                f"{TEXTO_FONTE[('faixa', m.faixa)]} | "
+                f"{TEXTO_FONTE[('projecao', m.projecao)]}, também da conta por estado | "
+                f"{TEXTO_FONTE[('parcial', m.parcial)] if m.parcial else 'não mostrado'} |"
+            )
     return out
 
 
