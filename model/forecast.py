@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from model import VERSION
-from model.bands import expected_error, half_width, margin_half_width, partial_error
+from model.bands import error_source, expected_error, half_width, margin_half_width, partial_error
 from model.baselines import Baseline, BasePart, baseline_key
 from model.calibration import Calibration
 from model.criteria import Measurements, evaluate
@@ -123,6 +123,12 @@ def read_file(
     if entry is None:
         out.motivo = "arquivo sem registro em captura.json"
         return out
+    # A refused reading with no earlier valid one leaves no body (status None): it still counts
+    # against "arquivos do TSE válidos e consistentes", not only as a part without a valid file.
+    out.recusado = entry.recusado
+    if entry.recusado is not None and raw is None:
+        out.motivo = entry.recusado
+        return out
     if entry.status != 200:
         out.motivo = f"TSE respondeu status {entry.status}" if entry.status is not None else "status ausente"
         return out
@@ -130,7 +136,6 @@ def read_file(
         out.motivo = "arquivo ausente"
         return out
     out.preservado = entry.preservado
-    out.recusado = entry.recusado
     fname = parse_file_name(arquivo)
     try:
         records = parse_result(raw, fname.formato if fname else "u")
@@ -832,6 +837,8 @@ def _assemble(
             "erro_medio_esperado": {
                 "projecao": _pct(expected_error(cal, tabela, apurado)),
                 "parcial": _pct(partial_error(cal, apurado)),
+                # which of these figures were measured for this race type (issue 23, item 4)
+                "fonte": error_source(tabela, modo).to_json(),
             },
             "tabela_faixa": tabela,
             "swing_logit": round(projected.swing, 6),

@@ -121,6 +121,12 @@ class Leitura:
     deriva_fora: bool = False  # live drift check: correction dropped (model's `verificacao_deriva`)
     deriva_razao: float | None = None
     deriva_faixa: tuple[float, float] | None = None
+    # Where the error figures come from (model's `erro_medio_esperado.fonte`, model/bands.py
+    # FONTES_ERRO): band measured ("backtest") or the seed's ("metodo_original"); what the expected
+    # error rests on ("testes", "metade_da_faixa"); the partial's curve, if any. None: older output.
+    fonte_faixa: str | None = None
+    fonte_erro_projecao: str | None = None
+    fonte_erro_parcial: str | None = None
 
     def candidato(self, numero: int) -> CandidatoProjetado | None:
         """The candidate with this ballot number, if present."""
@@ -340,7 +346,19 @@ def parse_saida(data: bytes) -> Leitura:
         validos_projetados=_opt_int(forecast, "validos_projetados", "forecast.") or 0,
         estratos=tuple(_estrato(e) for e in _list(root, "estratos", "")),
         **_verificacao(_optional(root, "verificacao_deriva")),
+        **_fonte_erro(_optional(erro, "fonte")),
     )
+
+
+def _fonte_erro(raw: Any) -> dict[str, Any]:
+    """Where the reading's error figures come from (absent in outputs older than issue 23)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        "fonte_faixa": _opt_str(raw, "faixa"),
+        "fonte_erro_projecao": _opt_str(raw, "projecao"),
+        "fonte_erro_parcial": _opt_str(raw, "parcial"),
+    }
 
 
 def _verificacao(raw: Any) -> dict[str, Any]:

@@ -49,7 +49,6 @@ BASES = {
 # Plain Portuguese for each publication criterion (ids from model/criteria.py); `{valor}` and
 # `{limite}` are filled with the measured value and the threshold, already formatted.
 CRITERIOS = {
-    "arquivos_validos": "Há arquivos do TSE inválidos ou inconsistentes ({valor}; o limite é nenhum).",
     "eleitorado_apurado": "Ainda há pouco eleitorado apurado: {valor}, e o mínimo para projetar é {limite}.",
     "partes_com_votos": "Poucas partes têm algum voto totalizado: {valor}, e o mínimo é {limite}.",
     "eleitorado_sem_arquivo_valido": (
@@ -100,8 +99,29 @@ def _measure(value: float | None, unidade: str) -> str:
     return f"{_compact(value)} {unidade}".strip()
 
 
+def _invalid_files_text(c: Criterio) -> str:
+    """Criterion 1 unmet: how many files were refused or inconsistent, each named with its reason
+    (the model's note: `arquivo recusado: motivo`)."""
+    n = int(c.valor) if c.valor is not None else None
+    if n is None:
+        text = (
+            "Não foi possível conferir se os arquivos do TSE são válidos e consistentes "
+            "(o limite é nenhum inválido)."
+        )
+    elif n == 1:
+        text = "1 arquivo do TSE foi recusado ou está inconsistente, e o limite é nenhum."
+    else:
+        text = (
+            f"{br_format.inteiro(n)} arquivos do TSE foram recusados ou estão inconsistentes, "
+            "e o limite é nenhum."
+        )
+    return f"{text} Quais e por quê: {c.nota}." if c.nota else text
+
+
 def criterion_text(c: Criterio) -> str:
     """One unmet criterion in plain Portuguese, with the measured value, the limit and the note."""
+    if c.id == "arquivos_validos":
+        return _invalid_files_text(c)
     template = CRITERIOS.get(c.id)
     valor, limite = _measure(c.valor, c.unidade), _measure(c.limite, c.unidade)
     text = template.format(valor=valor, limite=limite) if template else f"{c.descricao} (medido: {valor})."
@@ -179,6 +199,36 @@ def correction_text(leitura: Leitura) -> str | None:
     return correcao
 
 
+def error_block(leitura: Leitura) -> dict[str, Any]:
+    """The error figures this race type was tested for, and only those (issue 23, item 4).
+
+    `tipo` picks the wording: "testes" (president: band, mean error and the national partial's
+    error measured in the replays), "metade_da_faixa_medida" (president without the correction:
+    measured band, expected error = half of it), "metodo_original" (governors: the seed's band,
+    never measured here, so no test figure at all), "emprestada" (president by municipality: the
+    by-UF count's figures, measured for that count only), "desconhecida" (an output older than the
+    model's `erro_medio_esperado.fonte`: no figure is claimed as tested).
+    """
+    projecao = Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao))
+    parcial = Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial))
+    if leitura.fonte_faixa == "backtest" and leitura.fonte_erro_projecao == "testes":
+        tipo = "testes"
+    elif leitura.fonte_faixa == "backtest" and leitura.fonte_erro_projecao == "metade_da_faixa":
+        tipo = "metade_da_faixa_medida"
+    elif leitura.fonte_faixa == "metodo_original":
+        tipo = "metodo_original"
+    elif leitura.fonte_faixa == "emprestada_da_conta_por_uf":
+        tipo = "emprestada"
+    else:
+        tipo = "desconhecida"
+    return {
+        "tipo": tipo,
+        "projecao": projecao,
+        # The partial's curve was measured on the national president partial only.
+        "parcial": parcial if leitura.fonte_erro_parcial is not None and tipo != "metodo_original" else None,
+    }
+
+
 def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> dict[str, Any]:
     """The projection of one publishable reading as the page shows it."""
     ranked = sorted(leitura.candidatos, key=lambda c: (-c.pct, c.numero))
@@ -202,8 +252,7 @@ def projection_block(ctx: SiteContext, leitura: Leitura, captura: Captura) -> di
         else "",
         "confianca": rotulo,
         "confianca_faixa": faixa_confianca,
-        "erro_projecao": Numero("±" + br_format.pontos(leitura.erro_projecao), repr(leitura.erro_projecao)),
-        "erro_parcial": Numero("±" + br_format.pontos(leitura.erro_parcial), repr(leitura.erro_parcial)),
+        "erro": error_block(leitura),
         "correcao": correcao,
         "degradado": leitura.degradado,
         # The municipal president mode borrows the UF mode's band: not calibrated on the same nights.

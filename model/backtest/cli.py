@@ -192,8 +192,6 @@ def cmd_backtest_regional(args: argparse.Namespace) -> int:
         escrever_atomico(cals / f"{ident}.json.sha256", f"{sha}  {ident}.json\n".encode())
         if args.instalar:
             escrever_atomico(cal_path, res.calibracao_bytes)
-            if cal_path == CALIBRATION_PATH:  # the method page quotes the calibration in force
-                pagina_metodologia.regenerar()
         em_vigor = cal_path.is_file() and cal_path.read_bytes() == res.calibracao_bytes
         ajuste = json.loads(regioes.PARAMETROS_REGIONAIS_PATH.read_bytes())
         docs = Path(args.docs) if args.docs else RAIZ / "docs"
@@ -201,6 +199,10 @@ def cmd_backtest_regional(args: argparse.Namespace) -> int:
         texto = md.read_text(encoding="utf-8") if md.is_file() else "# Backtest of the projection\n"
         bloco = pipeline_regional.bloco(res, ajuste, sha, em_vigor)
         escrever_atomico(md, pipeline_regional.inserir_bloco(texto, bloco).encode("utf-8"))
+        # The method page quotes the calibration in force and this run's report (captures per group),
+        # so it is rewritten after both.
+        if args.instalar and cal_path == CALIBRATION_PATH and md == RAIZ / "docs" / "BACKTEST.md":
+            pagina_metodologia.regenerar()
     except (DadosError, CalibrationError, ValueError, OSError, KeyError) as exc:
         return _err(str(exc))
     print(f"calibração {ident} sha256 {sha} (quantil {res.quantil:g})")

@@ -1,13 +1,16 @@
 """The parts of content/metodologia/projecao.md that quote the calibration, generated from its file.
 
-Three parts are generated: the strata table of "### Passo 1" (every race with a shipped baseline in
-`model/baselines/`, plus the DF by zone), "## Faixa de erro" (band table, how it was measured, the figures the
-regional backtest measured, what the seed's earlier version reported and was not reproduced here)
-and "## Como auditar" (version, calibration id and SHA-256). Everything comes from the calibration
-file (`model/calibracao.json`: its tables and its `backtest.resumo`, written by
-`eleicoes backtest-regional`), so a new calibration changes the text; the test
-tests/test_metodologia_calibracao.py fails until the page is regenerated
-(`eleicoes backtest-regional --instalar` does it, or `regenerar`).
+Four parts are generated: the strata table of "### Passo 1" (every race with a shipped baseline in
+`model/baselines/`, plus the DF by zone), "## Faixa de erro" (band table with the expected error the
+race page shows, how it was measured, the figures the regional backtest measured, how often the drift
+check dropped the correction, which error figures each race type shows, what the seed's earlier
+version reported and was not reproduced here), the "Fontes" items on the baselines (each file with
+the source it records; the DF has none) and "## Como auditar" (version, calibration id and SHA-256).
+Everything comes from the calibration file (`model/calibracao.json`: its tables and its
+`backtest.resumo`, written by `eleicoes backtest-regional`), the same run's report docs/BACKTEST.md
+(captures per replay group), `model/bands.py` and the baselines, so a new calibration changes the
+text; tests/test_metodologia_calibracao.py and tests/test_metodologia_figuras.py fail until the page
+is regenerated (`eleicoes backtest-regional --instalar` does it, or `regenerar`).
 """
 
 from __future__ import annotations
@@ -21,11 +24,16 @@ from pathlib import Path
 from typing import Any
 
 from model import VERSION
+from model.bands import FAIXA_MEDIDA, FONTES_ERRO, error_source, expected_error
 from model.baselines import BASELINES_DIR, Baseline, load_baselines
 from model.calibration import CALIBRATION_PATH, Calibration, Row, parse_calibration
+from model.criteria import GOVERNOR_RULES
 from model.tse_files import BRASILIA
 
 PAGINA = Path(__file__).resolve().parents[2] / "content" / "metodologia" / "projecao.md"
+# The backtest report the calibration was fitted with (same run): the captures each replay group
+# scored, which the calibration file does not carry (the drift check's share of captures).
+RELATORIO = Path(__file__).resolve().parents[2] / "docs" / "BACKTEST.md"
 INICIO_FAIXA, FIM_FAIXA = "## Faixa de erro\n", "## Rótulo de confiança\n"
 INICIO_AUDITORIA = "## Como auditar\n"
 INICIO_ESTRATOS = "A disputa é separada em partes, que chamamos de estratos.\n\n"
@@ -58,6 +66,11 @@ GRUPOS = {
 
 def _num(x: float, casas: int = 2) -> str:
     return f"{x:.{casas}f}".replace(".", ",")
+
+
+def _int(n: int) -> str:
+    """`26400` -> `26.400` (the builder's br_format is out of the model's reach)."""
+    return f"{n:,d}".replace(",", ".")
 
 
 # The builder's plural rules (site_builder/br_format.py) are out of the model's reach (standard library
@@ -98,6 +111,31 @@ def tabela_estratos(bases: dict[str, Baseline]) -> list[str]:
     return out
 
 
+def _linear(row: tuple[float, float], t: float) -> float:
+    return row[0] + (row[1] - row[0]) * t
+
+
+def cell_erro_esperado(cal: Calibration, i: int) -> str:
+    """Row `i` of the president's "erro médio esperado" column: `expected_error` (model/bands.py,
+    what `saida.json` and the race page show) at the row's ends. That is the larger of two straight
+    lines, so where they cross inside the row the page names the crossing too (the value between
+    two named points is read linearly)."""
+    e, f = cal.erro_medio_presidente[i], cal.faixas["presidente"][i]
+    if e is None or f is None:
+        return "não publica"
+    lo, hi = cal.limites_pct[i], cal.limites_pct[i + 1]
+    inicio = expected_error(cal, "presidente", lo)
+    fim = max(e[1], f[1] / 2.0)  # the value at the row's upper end (the next row starts anew)
+    d0, d1 = e[0] - f[0] / 2.0, e[1] - f[1] / 2.0
+    if round(inicio, 2) == round(fim, 2) and not d0 * d1 < 0:
+        return _num(inicio)
+    texto = f"de {_num(inicio)} a {_num(fim)}"
+    if d0 * d1 < 0:  # the mean error and half the band cross inside the row
+        t = d0 / (d0 - d1)
+        texto += f", passando por {_num(_linear(e, t))} em {_num(lo + t * (hi - lo), 1)}%"
+    return texto
+
+
 def tabela(cal: Calibration) -> list[str]:
     """The band table (columns checked against the file by tests/test_metodologia_calibracao.py)."""
     out = [
@@ -108,7 +146,7 @@ def tabela(cal: Calibration) -> list[str]:
     for i, nome in enumerate(FAIXAS_PAGINA):
         cols = [
             _cell(cal.faixas["presidente"][i]),
-            _cell(cal.erro_medio_presidente[i], ""),
+            cell_erro_esperado(cal, i),
             _cell(cal.faixas["governador_municipio"][i]),
             _cell(cal.faixas["governador_zona"][i]),
             _cell(cal.faixas["governador_degradado"][i]),
@@ -144,8 +182,100 @@ def _deriva(cal: Calibration, pontos: Sequence[float]) -> str:
     return "; ".join(f"{int(x)}%: {_num(v)}" for x, v in zip(pontos, vals, strict=True))
 
 
-def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
-    """The "## Faixa de erro" section."""
+def capturas_por_grupo(relatorio: str) -> dict[str, int]:
+    """The captures each replay group scored ("captures from 10 %"), from the first results table of
+    the regional block of docs/BACKTEST.md (the report of the run that fitted the calibration)."""
+    try:
+        bloco = relatorio.split("### Results under the chosen calibration", 1)[1]
+    except IndexError:
+        raise ValueError("docs/BACKTEST.md não traz a tabela de resultados do backtest regional") from None
+    out: dict[str, int] = {}
+    for line in bloco.splitlines()[1:]:
+        if out and not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if line.startswith("| ") and len(cells) > 2 and cells[2].isdigit():
+            out[cells[0]] = int(cells[2])
+    return out
+
+
+def parcela_sem_correcao(resumo: dict[str, Any], capturas: dict[str, int], grupo: str) -> float:
+    """% of the group's captures (from 10 % counted) the live drift check published without the
+    correction, in the backtest run of the calibration."""
+    fora = int(resumo["com_verificacao"][grupo]["capturas_sem_correcao_pela_verificacao"])
+    return 100.0 * fora / capturas[grupo]
+
+
+def _verificacao_medida(resumo: dict[str, Any], capturas: dict[str, int]) -> str:
+    def um(grupo: str) -> str:
+        n = resumo["com_verificacao"][grupo]["capturas_sem_correcao_pela_verificacao"]
+        parcela = _num(parcela_sem_correcao(resumo, capturas, grupo), 1)
+        return f"{parcela}% ({_int(n)} de {_int(capturas[grupo])})"
+
+    return (
+        "Nas reproduções, com a verificação ligada, ela tirou a correção em "
+        f"{um('2022_2t x1')} das leituras a partir de 10% apurado com a deriva ajustada à real (× 1), "
+        f"em {um('2022_2t x0.5')} com a deriva × 0,5 e em {um('2022_2t x1.75')} com a deriva × 1,75. "
+        "Ou seja, ela não dispara só diante de derivas diferentes das testadas: a razão oscila muito de "
+        "uma noite para outra e, depois que sai da faixa uma vez, a correção fica desligada até o fim da "
+        "noite, então a verificação também a desliga em noites cuja deriva é a mesma dos testes. Nessas "
+        "leituras vale a faixa sem correção, e a cobertura da tabela acima já foi medida com a "
+        "verificação ligada."
+    )
+
+
+# The page's name of each band column (model/bands.py FONTES_ERRO), in the seed's order.
+NOMES_TABELA = {
+    "presidente": "Presidente, com a correção da deriva",
+    "presidente_sem_correcao": "Presidente, sem a correção (modo `presidente_sem_correcao`)",
+    "governador_municipio": "Governador, por município",
+    "governador_zona": "Governador do DF, por zona",
+    "governador_degradado": "Governador sem dados municipais (modo degradado)",
+}
+TEXTO_FONTE = {
+    ("faixa", "backtest"): "medida nas reproduções deste projeto",
+    ("faixa", "metodo_original"): "faixa do método original, não medida aqui",
+    (
+        "faixa",
+        "emprestada_da_conta_por_uf",
+    ): "a da conta por estado, medida para aquela conta e não para esta",
+    ("projecao", "testes"): "o maior entre o erro médio medido nos testes e metade da faixa",
+    ("projecao", "metade_da_faixa"): "metade da faixa",
+    (
+        "parcial",
+        "parcial_nacional_presidente",
+    ): "erro médio da parcial nacional do presidente, medido nos testes",
+}
+
+
+def tabela_fontes_erro() -> list[str]:
+    """Which error figures each race type's page shows, and where each comes from (FONTES_ERRO)."""
+    out = [
+        "| Disputa | Faixa de erro | Erro médio esperado | Erro médio da parcial bruta |",
+        "|---|---|---|---|",
+    ]
+    for tabela, f in FONTES_ERRO.items():
+        projecao = TEXTO_FONTE[("projecao", f.projecao)]
+        if f.faixa != FAIXA_MEDIDA:
+            projecao += " (não é um erro medido; a página não o apresenta como resultado de testes)"
+        parcial = TEXTO_FONTE[("parcial", f.parcial)] if f.parcial else "não mostrado: não foi medido"
+        if tabela == "governador_degradado":
+            projecao = "não mostrado: neste modo a projeção é a própria parcial"
+        out.append(f"| {NOMES_TABELA[tabela]} | {TEXTO_FONTE[('faixa', f.faixa)]} | {projecao} | {parcial} |")
+        if tabela == "presidente":  # the municipal count borrows this table (model/bands.py error_source)
+            m = error_source(tabela, "presidente_municipio")
+            out.append(
+                "| Presidente por município (se a coleta municipal for ligada) | "
+                f"{TEXTO_FONTE[('faixa', m.faixa)]} | "
+                f"{TEXTO_FONTE[('projecao', m.projecao)]}, também da conta por estado | "
+                f"{TEXTO_FONTE[('parcial', m.parcial)] if m.parcial else 'não mostrado'} |"
+            )
+    return out
+
+
+def secao_faixa(cal: Calibration, obj: dict[str, Any], capturas: dict[str, int] | None = None) -> str:
+    """The "## Faixa de erro" section; `capturas` (default: read from docs/BACKTEST.md) are the
+    captures each replay group scored."""
     bt = obj.get("backtest") or {}
     resumo = bt.get("resumo")
     if resumo is None:
@@ -155,6 +285,8 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
     regra = cal.verificacao_deriva
     if regra is None:
         raise ValueError("a calibração não traz a verificação da deriva")
+    if capturas is None:
+        capturas = capturas_por_grupo(RELATORIO.read_text(encoding="utf-8"))
     pr = resumo["parcial_nacional_real"]
     vc = resumo["validacao_cruzada"]
     vc_min = min(v["cobertura_minima_pct"] for v in vc.values())
@@ -184,7 +316,10 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         "Detalhes e todos os números em `docs/BACKTEST.md`. O tamanho da faixa depende da parcela do "
         "eleitorado já totalizada e do tipo de disputa. Os valores abaixo são a meia-largura da faixa, em "
         "pontos percentuais, para o percentual de cada candidato. Na coluna do presidente, a faixa já "
-        "considera a correção da deriva; a coluna ao lado traz o erro médio esperado nos testes.",
+        "considera a correção da deriva; a coluna ao lado traz o erro médio esperado (o maior entre o "
+        "erro médio medido nos testes e metade da faixa), o mesmo número que a página da disputa mostra "
+        "com esse tanto de apuração. As colunas de governador são a faixa do método original, não "
+        "medida aqui.",
         "",
         *tabela(cal),
         "",
@@ -229,19 +364,29 @@ def secao_faixa(cal: Calibration, obj: dict[str, Any]) -> str:
         f"pelo menos {_num(regra.peso_minimo_pct, 0)}% dos votos válidos, a projeção passa para o modo "
         "`presidente_sem_correcao` até o fim da noite: sem a correção e com a faixa sem correção "
         f"(de ±{_num(sem[0][0]) if sem[0] else '–'} com 10-20% apurado). Isso fica registrado no campo "
-        "`verificacao_deriva` do JSON e é avisado na página da disputa. A faixa tolerada é larga porque "
-        "essa razão oscila muito de uma noite para outra: ela só dispara diante de uma deriva muito "
-        "diferente das que a faixa cobriu nos testes.",
+        "`verificacao_deriva` do JSON e é avisado na página da disputa.",
+        "",
+        _verificacao_medida(resumo, capturas),
         "",
         "### Erro médio esperado",
         "",
         "O erro médio esperado (campo `erro_medio_esperado.projecao`) corresponde ao valor "
         "**mais alto** entre "
-        'dois: o erro médio visto nos testes e a metade da faixa. Na tela ele aparece como "errou em média, '
-        'nos testes, ±X ponto". Junto dele, mostramos o erro médio da parcial bruta no mesmo trecho da '
+        "dois: o erro médio visto nos testes e a metade da faixa. Na página do presidente ele aparece como "
+        '"errou em média, nos testes, ±X ponto"; nas de governador não há erro medido nos testes, e a '
+        "página diz que a faixa é a do método original, não medida aqui. Junto dele, a página do "
+        "presidente mostra o erro médio da parcial bruta no mesmo trecho da "
         f"apuração (campo `erro_medio_esperado.parcial`): "
         f"{_pontos(cal.erro_parcial_pp[cal.erro_parcial_grade.index(10.0)])} "
-        "com 10% apurado, pela calibração em vigor.",
+        "com 10% apurado, pela calibração em vigor. Esse erro foi medido na parcial nacional do "
+        "presidente, e por isso as páginas de governador não o mostram.",
+        "",
+        "### Que números de erro cada página mostra",
+        "",
+        "Cada página de disputa mostra só os números de erro que foram medidos para aquele tipo de "
+        "disputa, com a origem de cada um (campo `erro_medio_esperado.fonte` do JSON):",
+        "",
+        *tabela_fontes_erro(),
         "",
         "### Governador: faixas herdadas, não medidas aqui",
         "",
@@ -323,17 +468,65 @@ def secao_auditoria(cal: Calibration, sha: str) -> str:
     )
 
 
-def pagina(texto: str, raw: bytes, bases: dict[str, Baseline] | None = None) -> str:
-    """`texto` (the page) with its generated parts rebuilt from the calibration bytes `raw` and the
-    shipped baselines (`bases`, default: `model/baselines/`)."""
-    texto = com_estratos(texto, load_baselines(BASELINES_DIR) if bases is None else bases)
+def pagina(
+    texto: str, raw: bytes, bases: dict[str, Baseline] | None = None, relatorio: str | None = None
+) -> str:
+    """`texto` (the page) with its generated parts rebuilt from the calibration bytes `raw`, the
+    shipped baselines (`bases`, default: `model/baselines/`) and the backtest report (`relatorio`,
+    default: docs/BACKTEST.md)."""
+    bases = load_baselines(BASELINES_DIR) if bases is None else bases
+    texto = com_bases(com_estratos(texto, bases), bases)
     cal = parse_calibration(raw)
     obj = json.loads(raw)
     sha = hashlib.sha256(raw).hexdigest()
+    capturas = capturas_por_grupo(RELATORIO.read_text(encoding="utf-8") if relatorio is None else relatorio)
     head, rest = texto.split(INICIO_FAIXA, 1)
     _, tail = rest.split(FIM_FAIXA, 1)
     middle, _ = tail.split(INICIO_AUDITORIA, 1)
-    return head + secao_faixa(cal, obj) + FIM_FAIXA + middle + secao_auditoria(cal, sha)
+    return head + secao_faixa(cal, obj, capturas) + FIM_FAIXA + middle + secao_auditoria(cal, sha)
+
+
+INICIO_BASES, FIM_BASES = "- **Base do 1º turno de 2026**", "- **Calibração:**"
+# A baseline built from a third party's normalized files, not from TSE bytes (its `fonte` says so).
+DERIVADA = "derivado de terceiros"
+
+
+def itens_bases(bases: dict[str, Baseline]) -> list[str]:
+    """The "Fontes" items on the 1st-round baselines: each shipped file with the source it records
+    (`fonte`), and the DF by zone, which has none."""
+    sem_base = next(r for r in GOVERNOR_RULES if r.id == "eleitorado_sem_base")
+    out = [
+        f"{INICIO_BASES} (a fatia de cada finalista em cada parte no 1º turno, eleições 6257 e 6259, "
+        "pré-processada na pasta `model/baselines/`; cada arquivo registra a sua origem no campo `fonte`):"
+    ]
+    for b in sorted(bases.values(), key=lambda b: (b.cargo != "presidente", b.uf)):
+        nome = (
+            "Presidente, por UF" if b.cargo == "presidente" else f"Governador {UF_NOMES[b.uf]}, por município"
+        )
+        tipo = (
+            "resultado por município **derivado por terceiros** (não são arquivos do TSE)"
+            if DERIVADA in b.fonte
+            else "arquivos finais do TSE"
+        )
+        # The page writes file-name placeholders as {uf} (no angle brackets in method pages).
+        fonte = re.sub(r"<(\w+)>", r"{\1}", b.fonte)
+        out.append(f"  - {nome}: {tipo}; `model/baselines/{b.chave}.json`, fonte `{fonte}`.")
+    out.append(
+        "  - Governador do Distrito Federal, por zona: **não há base do 1º turno por zona** (os dados "
+        "públicos a que este projeto teve acesso trazem o DF como um único município). Uma zona ainda sem "
+        "voto totalizado é projetada com a divisão do DF inteiro já apurado (a taxa agregada, sem base), "
+        "e a projeção do DF só é publicada quando o eleitorado projetado assim é de no máximo "
+        f"{_num(sem_base.limite, 0)}% (critério da base do 1º turno, em “Critérios para publicar a "
+        "projeção”)."
+    )
+    return out
+
+
+def com_bases(texto: str, bases: dict[str, Baseline]) -> str:
+    """`texto` (the page) with the "Fontes" items on the baselines rebuilt from `bases`."""
+    head, rest = texto.split(INICIO_BASES, 1)
+    _, tail = rest.split(FIM_BASES, 1)
+    return head + "\n".join(itens_bases(bases)) + "\n" + FIM_BASES + tail
 
 
 def com_estratos(texto: str, bases: dict[str, Baseline]) -> str:

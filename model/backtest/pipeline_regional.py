@@ -454,9 +454,10 @@ def bloco(res: ResultadoRegional, ajuste: dict[str, Any], sha: str, em_vigor: bo
         f"hold at least {cr.PESO_MINIMO_PCT:g} % of the valid votes (`verificacao_deriva` in `saida.json`; "
         "the race page says so). That range is the central 95 % of the ratios the check read at the "
         "smallest and largest drift scales under this curve (never acting): the ratio is noisy, "
-        "because finished UFs carry their own random within-UF order, so the check catches only "
-        "drifts unlike any the band was fitted on. Ratios it read (captures from 10 % counted where "
-        "it had enough data):",
+        "because finished UFs carry their own random within-UF order. Once out it stays out for the "
+        "rest of the night, so it also drops the correction on nights with the tested drift (last "
+        "column of the results table above: captures the check published without correction). "
+        "Ratios it read (captures from 10 % counted where it had enough data):",
         "",
         "| replays | captures with a ratio | 2.5 % quantile | median | 97.5 % quantile |",
         "|---|---:|---:|---:|---:|",
