@@ -34,9 +34,9 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="falha se houver qualquer aviso ou arquivo de conteúdo com erro (sem ele, a checagem com erro fica "
-        "de fora e a última versão publicada dela continua no ar; uma seção, página de metodologia, candidato, "
-        "registro de editores ou site.toml com erro é lido na última versão aceita)",
+        help="falha se houver qualquer aviso ou arquivo de conteúdo com erro (sem ele, a checagem com erro "
+        "fica de fora e a última versão publicada dela continua no ar; uma seção, página de metodologia, "
+        "candidato, registro de editores ou site.toml com erro é lido na última versão aceita)",
     )
     parser.add_argument("--saida", type=Path, default=DEFAULT_OUTPUT, help="pasta de saída (padrão: public/)")
     parser.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")

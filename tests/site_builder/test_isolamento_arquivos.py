@@ -139,7 +139,8 @@ def test_arquivo_quebrado_nao_segura_a_projecao_nem_o_debate(
 
 def test_sem_versao_aceita_o_que_depende_do_arquivo_fica_de_fora(projeto: Path, tmp_path: Path) -> None:
     """The first build already finds the editors' registry broken: no accepted version, so every
-    check naming an editor is withheld (two-person rule: nobody is identified); the race and debate pages are built all the same."""
+    check naming an editor is withheld (two-person rule: nobody is identified); the race and
+    debate pages are built all the same."""
     _trocar(projeto / "content/editores.toml", 'nome = "Edite Alves"', "nome = Edite")
     out = tmp_path / "public"
     report = build_site(projeto, out, workers=1)
