@@ -50,7 +50,7 @@ def _proxy(upstream: str, mode: dict[str, str]) -> http.server.ThreadingHTTPServ
 
         def _answer(self, status: int, headers: list[tuple[str, str]], data: bytes) -> None:
             self.send_response(status)
-            skip = ("transfer-encoding", "connection", "server", "date")
+            skip: tuple[str, ...] = ("transfer-encoding", "connection", "server", "date")
             if self.command != "HEAD":  # a HEAD's length is the object's, not of its empty body
                 skip += ("content-length",)
             for key, value in headers:
