@@ -8,13 +8,16 @@ any of these files failed the whole build, so the live pages froze."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import shutil
 from pathlib import Path
 
 import pytest
 
+from eleicoes import main
 from scheduler import Outcome, SiteJob
+from site_builder import last_good
 from site_builder.build import build_site
 from site_builder.errors import BuildError
 from tests.projecao.noite import runoff_capture, set_latest
@@ -174,3 +177,61 @@ def test_job_do_agendador_publica_a_noite_com_um_arquivo_quebrado(
     assert (publicado / PAGINA_CORRIDA).read_bytes() != antes
     assert "título novo" in (publicado / PAGINA_DEBATE).read_text(encoding="utf-8")
     assert "Primeira página" in (publicado / "metodologia/primeira/index.html").read_text(encoding="utf-8")
+
+
+def test_secao_sem_versao_aceita_fica_como_estava(
+    projeto: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A section broken once `.cache/` was cleared: its last published page stays as it was, the
+    live pages are rebuilt all the same, and `eleicoes build` says which file and why."""
+    out = tmp_path / "public"
+    build_site(projeto, out, workers=1)
+    antes = snapshot(out)
+    shutil.rmtree(projeto / last_good.FOLDER)
+    _trocar(projeto / "content/secoes/projecao.md", 'titulo = "Seção projecao"', "titulo = [")
+    _a_noite_continua(projeto)
+    capsys.readouterr()
+    assert main(["build", "--raiz", str(projeto), "--saida", str(out)]) == 1
+    erro = capsys.readouterr().err
+    assert "erro: content/secoes/projecao.md:2: titulo: " in erro
+    assert "erro: content/secoes/projecao.md: arquivo recusado e sem versão aceita anterior" in erro
+    depois = snapshot(out)
+    assert depois["projecao/index.html"] == antes["projecao/index.html"]
+    assert depois[PAGINA_CORRIDA] != antes[PAGINA_CORRIDA]
+    assert "título novo" in depois[PAGINA_DEBATE].decode("utf-8")
+
+
+def test_copias_aceitas_so_do_que_foi_aceito(tmp_path: Path) -> None:
+    """What `last_good.save` keeps: the accepted bytes of each kind of file (never a check, never
+    bytes changed since they were read); a deleted page, candidate or registry loses its copy, a
+    missing section or site.toml (required: an error, not a deletion) keeps it."""
+    arquivos = {
+        "content/site.toml": b"titulo = 'a'\n",
+        "content/editores.toml": b"[[editores]]\n",
+        "content/secoes/inicio.md": b"+++\n+++\n",
+        "content/metodologia/m.md": b"+++\nordem = 1\n+++\n",
+        "content/candidatos/x.toml": b"nome = 'X'\n",
+        "content/checagens/c.md": b"+++\n+++\n",
+    }
+    for rel, data in arquivos.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data)
+    last_good.save(tmp_path, {rel: hashlib.sha256(d).hexdigest() for rel, d in arquivos.items()})
+    for rel, data in arquivos.items():
+        copia = last_good.copy_of(tmp_path, rel)
+        if rel.startswith("content/checagens/"):
+            assert copia is None
+        else:
+            assert copia is not None and copia.read_bytes() == data, rel
+
+    metodo = "content/metodologia/m.md"
+    (tmp_path / metodo).write_bytes(b"+++\nordem = [\n+++\n")  # edited after the build read it
+    last_good.save(tmp_path, {metodo: hashlib.sha256(b"+++\nordem = 2\n+++\n").hexdigest()})
+    copia = last_good.copy_of(tmp_path, metodo)
+    assert copia is not None and copia.read_bytes() == arquivos[metodo]
+
+    for rel in arquivos:
+        (tmp_path / rel).unlink()
+    last_good.save(tmp_path, {})
+    guardadas = {rel for rel in arquivos if last_good.copy_of(tmp_path, rel) is not None}
+    assert guardadas == {"content/site.toml", "content/secoes/inicio.md"}
