@@ -149,7 +149,8 @@ _SEP = "\x1f"  # between list items: a control character no valid field may cont
 
 def _editores(reader: Reader, aceitas: _Aceitas) -> tuple[Registro, str]:
     """The editors' registry and its checksum ("" when the project has none, or when the default
-    build refused it and has no accepted copy: the checks naming editors are then refused)."""
+    build refused it and has no accepted copy: nobody is identified, so the two-person rule
+    withholds every check naming editors)."""
     if not (reader.root / EDITORES).is_file():
         return Registro(), ""
     return aceitas.ler(reader, EDITORES, functools.partial(_registro, reader)) or (Registro(), "")
@@ -345,8 +346,9 @@ def collect(
     file) leaves that check out instead, listed in `SiteContext.recusas` (the build keeps its last
     published page). So does a problem of a section, methodology or candidate file or of the
     editors' registry: the file's last accepted version is read instead (`last_good`), or, without
-    one, the file is left out (its pages keep their last published output; checks naming a
-    candidate or an editor it held are refused). Every other problem still raises.
+    one, the file is left out (its pages keep their last published output; a check naming a
+    candidate it held is refused, and without a registry every check naming editors is withheld).
+    Every other problem still raises.
     """
     reader = Reader(root, config, cache)
     reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
