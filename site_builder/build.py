@@ -12,6 +12,7 @@ import dataclasses
 import functools
 import gc
 import hashlib
+import logging
 import os
 import shutil
 import time
@@ -22,13 +23,13 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder import markdown_render
+from site_builder import last_good, markdown_render
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import collect
-from site_builder.config import load_config
+from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.conteudo.frontmatter import read_body
-from site_builder.errors import BuildError, ContentError, StrictModeError
+from site_builder.errors import BuildError, ConfigError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
@@ -38,6 +39,7 @@ from site_builder.workers import Workers, chunks, default_count
 from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
 
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
+log = logging.getLogger("eleicoes.build")
 
 
 @dataclass
@@ -51,13 +53,13 @@ class BuildReport:
     avisos: list[str] = field(default_factory=list)
     segundos: float = 0.0
     recuperacao: str = ""  # what was done to a commit a killed build left: "", "desfeito", "concluido"
-    recusados: list[str] = field(default_factory=list)  # problems of the check files left out
+    recusados: list[str] = field(default_factory=list)  # problems of the content files refused (isolated)
 
     def resumo(self) -> str:
         """One summary line in Portuguese."""
         recusados = (
-            f"; {len(self.recusados)} problema(s) em checagens recusadas (a última versão publicada delas "
-            "foi mantida)"
+            f"; {len(self.recusados)} problema(s) em arquivos de conteúdo recusados (ficaram de fora ou "
+            "na última versão aceita; o resto do site foi refeito)"
             if self.recusados
             else ""
         )
@@ -123,10 +125,40 @@ def build_site(root: Path, out: Path, *, strict: bool = False, workers: int | No
             gc.enable()
 
 
+def _load_config(root: Path, strict: bool) -> tuple[SiteConfig, list[str], list[str], dict[str, str]]:
+    """(config, warnings, refusals, accepted) of `content/site.toml`. The default build reads the
+    last accepted version of a broken or missing one (`last_good`), reporting it as a refusal;
+    `--strict`, or a broken file without an accepted version, raises ConfigError."""
+    path = root / CONFIG_FILE
+    before = _read(path)
+    try:
+        config, warnings = load_config(root)
+    except ConfigError as exc:
+        if strict or last_good.copy_of(root, last_good.SITE_CONFIG) is None:
+            raise
+        try:
+            config, warnings = load_config(last_good.copies_root(root))
+        except ConfigError:
+            raise exc from None
+        nota = f"{last_good.SITE_CONFIG}: arquivo recusado; o site foi feito com a última versão aceita dele"
+        return config, warnings, [str(exc), nota], {}
+    accepted = {}
+    if before is not None and _read(path) == before:  # the bytes that were read, not a later edit
+        accepted[last_good.SITE_CONFIG] = hashlib.sha256(before).hexdigest()
+    return config, warnings, [], accepted
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
 def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> BuildReport:
     started = time.perf_counter()
     report = BuildReport()
-    config, config_warnings = load_config(root)
+    config, config_warnings, report.recusados, accepted = _load_config(root, strict)
     report.avisos += config_warnings
     code = _code_hash(root)
     out.mkdir(parents=True, exist_ok=True)
@@ -140,7 +172,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
     ctx = collect(root, config, state, workers, isolar=not strict)
-    report.recusados = ctx.recusas
+    report.recusados += ctx.recusas
+    for problem in report.recusados:
+        log.warning("build: %s", problem)
     report.avisos += ctx.avisos
     assets = collect_assets(root)
     env = make_environment(root, assets, config.fuso_horario, report.avisos)
@@ -190,8 +224,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 records[artifact.path] = OutputRecord(key, digest, len(data), links)
                 report.renderizados.append(artifact.path)
         stale = sorted(set(previous) - set(records))
-        if ctx.recusas:
-            # A refused check keeps its last published page, and whatever else would go with it:
+        if report.recusados:
+            # A refused file keeps its last published pages, and whatever else would go with them:
             # nothing is deleted until the content is whole again (the next build removes it then).
             records.update((rel, previous[rel]) for rel in stale)
             stale = []
@@ -207,6 +241,10 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()
+    try:
+        last_good.save(root, {**accepted, **ctx.aceitos})  # only what a committed build accepted
+    except OSError as exc:
+        report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale

@@ -34,8 +34,9 @@ def register(sub: Any) -> None:
     parser.add_argument(
         "--strict",
         action="store_true",
-        help="falha se houver qualquer aviso ou checagem com erro (sem ele, a checagem com erro fica de fora "
-        "e a última versão publicada dela continua no ar)",
+        help="falha se houver qualquer aviso ou arquivo de conteúdo com erro (sem ele, a checagem com erro "
+        "fica de fora e a última versão publicada dela continua no ar; uma seção, página de metodologia, "
+        "candidato, registro de editores ou site.toml com erro é lido na última versão aceita)",
     )
     parser.add_argument("--saida", type=Path, default=DEFAULT_OUTPUT, help="pasta de saída (padrão: public/)")
     parser.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
@@ -62,8 +63,9 @@ def run_build(args: argparse.Namespace) -> int:
     print(report.resumo())
     if report.recusados:
         print(
-            "checagens com erro ficaram de fora deste build: a última versão publicada de cada uma continua "
-            "no ar; o resto do site (projeção, debates, as outras checagens) foi refeito.",
+            "arquivos com erro ficaram de fora deste build: checagens recusadas mantêm a última versão "
+            "publicada; seções, metodologia, candidatos, editores e site.toml usam a última versão aceita; "
+            "o resto do site (projeção, debates, as outras checagens) foi refeito.",
             file=sys.stderr,
         )
         return 1

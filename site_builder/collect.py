@@ -10,11 +10,12 @@ import datetime as dt
 import functools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from site_builder import debates, projecao
+from site_builder import debates, last_good, projecao
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras, texto_seguro
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
@@ -28,6 +29,7 @@ from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
 from site_builder.workers import Workers, chunks
 
+T = TypeVar("T")
 SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SECTIONS = ("inicio", "projecao", "debates", "checagens", "metodologia")
 PASTA_CHECAGENS = "content/checagens/"
@@ -79,16 +81,63 @@ def _pagina(reader: Reader, path: str, secao: str) -> Pagina | None:
     )
 
 
-def _candidatos(reader: Reader) -> dict[str, Candidato]:
+@dataclass
+class _Aceitas:
+    """Isolation of the files whose last accepted version the build keeps (`last_good`): with
+    `ativo` (the default build), a broken one is read from its accepted copy, or left out when it
+    has none; its problems go into `Reader.recusas` (reported, not raised). `aceitos` collects the
+    files accepted in this build (path -> SHA-256), for `last_good.save` once the build commits."""
+
+    ativo: bool
+    aceitos: dict[str, str] = field(default_factory=dict)
+
+    def ler(self, reader: Reader, rel: str, read: Callable[[str], T | None], faltando: str = "") -> T | None:
+        """What `read(rel)` gives when it records no error; else, isolated, what it gives of the
+        accepted copy (None without one). `faltando`: the error of a required file that is missing."""
+        antes = len(reader.erros)
+        if faltando:
+            reader.erros.append(faltando)
+            lido = None
+        else:
+            lido = read(rel)
+            if lido is not None and len(reader.erros) == antes:
+                fonte = next((f for f in reversed(reader.fontes) if f.caminho == rel), None)
+                if fonte is not None:
+                    self.aceitos[rel] = fonte.sha256
+                return lido
+        if not self.ativo:
+            return lido
+        problemas = reader.erros[antes:]
+        copia = last_good.copy_of(reader.root, rel)
+        if copia is not None:
+            lido_copia = read(f"{last_good.FOLDER}/{rel}")
+            if lido_copia is not None and len(reader.erros) == antes + len(problemas):
+                nota = f"{rel}: arquivo recusado; o site foi feito com a última versão aceita dele"
+                reader.erros.append(nota)
+                reader.recusas += [*problemas, nota]
+                return lido_copia
+            del reader.erros[antes + len(problemas) :]  # a copy the rules no longer accept is not used
+        nota = f"{rel}: arquivo recusado e sem versão aceita anterior: ficou de fora do site"
+        reader.erros.append(nota)
+        reader.recusas += [*problemas, nota]
+        return None
+
+
+def _candidato(reader: Reader, path: str) -> Candidato | None:
+    parsed = reader.parse_fonte(path, regras.ler_candidato)
+    if parsed is None:
+        return None
+    lido: regras.CandidatoLido = parsed[0]
+    reader.erros += [str(p) for p in lido.problemas]
+    return lido.candidato
+
+
+def _candidatos(reader: Reader, aceitas: _Aceitas) -> dict[str, Candidato]:
     candidatos: dict[str, Candidato] = {}
     for path in _files(reader.root, "content/candidatos", ".toml"):
-        parsed = reader.parse_fonte(path, regras.ler_candidato)
-        if parsed is None:
-            continue
-        lido: regras.CandidatoLido = parsed[0]
-        reader.erros += [str(p) for p in lido.problemas]
-        if lido.candidato is not None:
-            candidatos[lido.candidato.id] = lido.candidato
+        candidato = aceitas.ler(reader, path, functools.partial(_candidato, reader))
+        if candidato is not None:
+            candidatos[candidato.id] = candidato
     return candidatos
 
 
@@ -98,13 +147,19 @@ def _candidatos(reader: Reader) -> dict[str, Candidato]:
 _SEP = "\x1f"  # between list items: a control character no valid field may contain
 
 
-def _editores(reader: Reader) -> tuple[Registro, str]:
-    """The editors' registry and its checksum ("" when the project has none)."""
+def _editores(reader: Reader, aceitas: _Aceitas) -> tuple[Registro, str]:
+    """The editors' registry and its checksum ("" when the project has none, or when the default
+    build refused it and has no accepted copy: nobody is identified, so the two-person rule
+    withholds every check naming editors)."""
     if not (reader.root / EDITORES).is_file():
         return Registro(), ""
-    parsed = reader.parse_fonte(EDITORES, lambda texto, _fonte: ler_registro(texto))
+    return aceitas.ler(reader, EDITORES, functools.partial(_registro, reader)) or (Registro(), "")
+
+
+def _registro(reader: Reader, path: str) -> tuple[Registro, str] | None:
+    parsed = reader.parse_fonte(path, lambda texto, _fonte: ler_registro(texto))
     if parsed is None:
-        return Registro(), ""
+        return None
     (registro, problemas), fonte = parsed
     reader.erros += [
         f"{EDITORES}:{campo}: {mensagem}" if campo else f"{EDITORES}: {mensagem}"
@@ -289,27 +344,31 @@ def collect(
 
     `isolar`: a problem that refuses one check file only (its rules, a repeated id, an unreadable
     file) leaves that check out instead, listed in `SiteContext.recusas` (the build keeps its last
-    published page); every other problem still raises.
+    published page). So does a problem of a section, methodology or candidate file or of the
+    editors' registry: the file's last accepted version is read instead (`last_good`), or, without
+    one, the file is left out (its pages keep their last published output; a check naming a
+    candidate it held is refused, and without a registry every check naming editors is withheld).
+    Every other problem still raises.
     """
     reader = Reader(root, config, cache)
     reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
+    aceitas = _Aceitas(isolar)
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:
         path = f"content/secoes/{name}.md"
-        if not (root / path).exists():
-            reader.erros.append(f"content/secoes/{name}.md: arquivo obrigatório ausente")
-            continue
-        page = _pagina(reader, path, "secoes")
+        faltando = "" if (root / path).exists() else f"{path}: arquivo obrigatório ausente"
+        page = aceitas.ler(reader, path, functools.partial(_pagina, reader, secao="secoes"), faltando)
         if page is not None:
             secoes[name] = page
     metodologia = [
         page
         for path in _files(root, "content/metodologia", ".md")
-        if (page := _pagina(reader, path, "metodologia")) is not None
+        if (page := aceitas.ler(reader, path, functools.partial(_pagina, reader, secao="metodologia")))
+        is not None
     ]
     metodologia.sort(key=lambda p: (p.ordem, p.slug))
-    candidatos = _candidatos(reader)
-    editores = _editores(reader)
+    candidatos = _candidatos(reader, aceitas)
+    editores = _editores(reader, aceitas)
     completas: dict[str, Checagem] = {}
     checagens = _checagens(reader, candidatos, _checks_read(reader, editores, completas, workers))
     isoladas = set(reader.recusas) if isolar else set()
@@ -336,4 +395,5 @@ def collect(
         completas=completas,
         editores=editores[0],
         recusas=list(reader.erros),
+        aceitos=aceitas.aceitos,
     )

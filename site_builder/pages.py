@@ -95,8 +95,10 @@ def _section_page(
     extra: Callable[[], dict[str, Any]],
     extra_keys: list[str],
     lastmod: str | None = None,
-) -> Artifact:
-    intro = ctx.secoes[secao]
+) -> Artifact | None:
+    intro = ctx.secoes.get(secao)
+    if intro is None:  # refused, without an accepted version: its last published page stays
+        return None
     url = url_of(path)
 
     def context() -> dict[str, Any]:
@@ -128,7 +130,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
 
     newest_check = checks_lastmod(checks)
 
-    artifacts = [
+    sections = [
         _section_page(
             ctx,
             "inicio",
@@ -193,6 +195,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             latest(w3c(p.atualizado_em) for p in ctx.metodologia if p.atualizado_em),
         ),
     ]
+    artifacts = [a for a in sections if a is not None]
     artifacts += [_methodology_page(ctx, page) for page in ctx.metodologia]
     artifacts += projecao.plan(ctx)
     artifacts += debates.plan(ctx)

@@ -63,4 +63,6 @@ class SiteContext:
     raiz: Path | None = None  # the project folder (check pages read their file again when rendered)
     completas: dict[str, Checagem] = field(default_factory=dict)  # checks this build parsed, by path
     editores: Registro = field(default_factory=Registro)  # names on the pages come from it
-    recusas: list[str] = field(default_factory=list)  # check files left out (see `collect`'s `isolar`)
+    recusas: list[str] = field(default_factory=list)  # files refused (see `collect`'s `isolar`)
+    # The files whose last accepted version is kept (`last_good`) that this build accepted: path -> SHA-256.
+    aceitos: dict[str, str] = field(default_factory=dict)

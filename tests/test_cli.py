@@ -162,6 +162,10 @@ def test_build_command_and_bad_content(tmp_path: Path, capsys: pytest.CaptureFix
     assert (out / "index.html").is_file()
     assert "arquivos;" in capsys.readouterr().out
     (root / "content/site.toml").write_text("titulo = [", encoding="utf-8")
+    assert main(["build", "--raiz", str(root), "--saida", str(out)]) == 1  # built with the last accepted one
+    err = capsys.readouterr().err
+    assert "TOML inválido" in err and "content/site.toml: arquivo recusado; o site foi feito com" in err
+    shutil.rmtree(root / ".cache" / "eleicoes-aceitas")  # without it nothing can be built
     assert main(["build", "--raiz", str(root), "--saida", str(out)]) == 2
     err = capsys.readouterr().err
     assert "TOML inválido" in err and "mantido" in err

@@ -174,11 +174,12 @@ class S3Target:
         return found
 
     def put(self, key: str, data: bytes, md5: str, headers: Headers) -> str:
-        """PUT the object with its headers; Content-MD5 makes the store verify the bytes, and what
-        it answers is checked: an ETag that is not the body's MD5 (a store or proxy that answered
-        200 but kept other bytes, or an ETag that is no MD5: multipart, SSE-KMS) makes a HEAD
-        compare the stored size and ETag. OSError when the object is not what was sent."""
-        answer = self.client.put_object(
+        """PUT the object with its headers (Content-MD5 makes the store verify the bytes it got),
+        then read back what the bucket holds: a 200 proves nothing (a proxy or gateway may answer
+        it, even with the body's MD5 as ETag, and keep nothing, or other bytes), so a HEAD compares
+        the stored size and ETag (the MD5, when the ETag is one: not multipart, not SSE-KMS).
+        OSError, in Portuguese, when the object is absent or not what was sent."""
+        self.client.put_object(
             Bucket=self.bucket,
             Key=self.prefix + key,
             Body=data,
@@ -186,12 +187,9 @@ class S3Target:
             CacheControl=headers.cache_control,
             ContentMD5=base64.b64encode(bytes.fromhex(md5)).decode("ascii"),
         )
-        etag = str(answer.get("ETag", "")).strip('"')
-        if etag == md5:
-            return etag
         try:
             stored = self.client.head_object(Bucket=self.bucket, Key=self.prefix + key)
-        except Exception as exc:  # botocore's ClientError and connection errors alike
+        except Exception as exc:  # botocore's ClientError (404) and connection errors alike
             raise OSError(f"o bucket aceitou {key}, mas o objeto não está lá ({exc})") from exc
         stored_etag = str(stored.get("ETag", "")).strip('"')
         size = stored.get("ContentLength")

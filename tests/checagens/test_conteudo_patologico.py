@@ -80,7 +80,7 @@ def test_build_recusa_pagina_de_metodologia_que_travaria_a_conversao(site: Path,
     pagina.write_text(texto + "\n\n" + "![" * 8_500 + "\n", encoding="utf-8")
     linha = texto.count("\n") + 3
     with pytest.raises(BuildError) as recusa:
-        build_site(site, tmp_path / "public", workers=1)
+        build_site(site, tmp_path / "public", workers=1, strict=True)  # the default build isolates it
     assert f"content/metodologia/primeira.md:{linha}: o texto tem colchetes" in str(recusa.value)
 
 
@@ -88,7 +88,7 @@ def test_o_limite_de_tamanho_vale_para_toda_pagina(site: Path, tmp_path: Path) -
     pagina = site / "content/secoes/inicio.md"
     pagina.write_text(pagina.read_text(encoding="utf-8") + "a" * texto_seguro.MAX_CORPO, encoding="utf-8")
     with pytest.raises(BuildError, match=r"content/secoes/inicio\.md:\d+: o texto tem \d+ caracteres"):
-        build_site(site, tmp_path / "public", workers=1)
+        build_site(site, tmp_path / "public", workers=1, strict=True)  # the default build isolates it
 
 
 def test_o_renderizador_recusa_sozinho() -> None:
@@ -140,7 +140,7 @@ def test_toml_aninhado_demais_no_candidato_e_no_registro(site: Path, tmp_path: P
     editores = site / "content/editores.toml"
     editores.write_text(f"y = {{a = {PROFUNDO}}}\n" + editores.read_text(encoding="utf-8"), "utf-8")
     with pytest.raises(BuildError) as recusa:
-        build_site(site, tmp_path / "public", workers=1)
+        build_site(site, tmp_path / "public", workers=1, strict=True)  # the default build isolates it
     mensagem = str(recusa.value)
     assert "content/candidatos/ana-teste.toml:1: listas ou tabelas umas dentro das outras" in mensagem
     assert "content/editores.toml: 1: listas ou tabelas umas dentro das outras" in mensagem

@@ -56,10 +56,14 @@ def _proxy(upstream: str, drop: threading.Event) -> http.server.ThreadingHTTPSer
             finally:
                 connection.close()
             self.send_response(answer.status)
+            skip: tuple[str, ...] = ("transfer-encoding", "connection", "server", "date")
+            if self.command != "HEAD":  # a HEAD's length is the object's, not of its empty body
+                skip += ("content-length",)
             for key, value in answer.getheaders():
-                if key.lower() not in ("content-length", "transfer-encoding", "connection", "server", "date"):
+                if key.lower() not in skip:
                     self.send_header(key, value)
-            self.send_header("Content-Length", str(len(data)))
+            if self.command != "HEAD":
+                self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
 

@@ -235,8 +235,8 @@ def test_bad_content_fails_with_file_name_and_keeps_output(project: Path, tmp_pa
     before = snapshot(out)
     edit("content/checagens/um.md", 'veredito = "falso"', 'veredito = "mentira"')
     edit("content/metodologia/primeira.md", "ordem = 1", "ordem = [")
-    with pytest.raises(BuildError) as caught:
-        build_site(project, out)
+    with pytest.raises(BuildError) as caught:  # strict: the default build isolates both files
+        build_site(project, out, strict=True)
     message = str(caught.value)
     assert "content/checagens/um.md:5: veredito: 'mentira' não existe" in message
     assert "content/metodologia/primeira.md:4: ordem: valor inválido: textos vão entre aspas" in message

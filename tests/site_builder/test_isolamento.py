@@ -2,7 +2,8 @@
 scheduler's) leaves the refused check out, keeps its last published page, rebuilds everything
 else (here a debate page whose data changed) and reports the problem in Portuguese; `--strict`
 (editors, CI) still refuses the whole build and keeps the previous site as it was. Before the fix,
-one refused check failed the whole build, so the debate page stayed stale."""
+one refused check failed the whole build, so the debate page stayed stale. The other content files
+a build can do without are isolated too: test_isolamento_arquivos.py."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_checagem_recusada_nao_segura_o_debate(ao_vivo: Path, tmp_path: Path) ->
         "content/checagens/um.md:5: veredito: 'mentira' não existe (use "
         "verdadeiro, impreciso, enganoso, falso, sem_dados)"
     ]
-    assert "checagens recusadas" in report.resumo()
+    assert "arquivos de conteúdo recusados" in report.resumo()
     depois = snapshot(out)
     assert "título novo" in depois[PAGINA_DEBATE].decode("utf-8")  # the live page was rebuilt
     assert depois[PAGINA_CHECAGEM] == antes[PAGINA_CHECAGEM]  # the last good page stays published
@@ -73,16 +74,17 @@ def test_cli_diz_o_que_ficou_de_fora(
     assert main(["build", "--raiz", str(ao_vivo), "--saida", str(tmp_path / "public")]) == 1
     erro = capsys.readouterr().err
     assert "erro: content/checagens/um.md:5: veredito: 'mentira' não existe" in erro
-    assert "a última versão publicada de cada uma continua no ar" in erro
+    assert "checagens recusadas mantêm a última versão publicada" in erro
     assert (tmp_path / "public" / PAGINA_DEBATE).is_file()
 
 
-def test_outro_erro_de_conteudo_ainda_recusa_o_build(ao_vivo: Path, tmp_path: Path) -> None:
-    """Only a check file is left out: a broken methodology page or candidate still refuses it all."""
+def test_estrito_recusa_uma_pagina_de_metodologia_quebrada(ao_vivo: Path, tmp_path: Path) -> None:
+    """`--strict` refuses the whole build for a broken methodology page too (the default build
+    reads its last accepted version: test_isolamento_arquivos.py)."""
     out = tmp_path / "public"
     build_site(ao_vivo, out, workers=1)
     antes = snapshot(out)
     _trocar(ao_vivo / "content/metodologia/primeira.md", "ordem = 1", "ordem = [")
     with pytest.raises(BuildError, match=r"content/metodologia/primeira\.md:4: ordem"):
-        build_site(ao_vivo, out, workers=1)
+        build_site(ao_vivo, out, workers=1, strict=True)
     assert snapshot(out) == antes

@@ -175,7 +175,7 @@ def test_a_methodology_page_without_a_real_date_is_refused(
     text = page.read_text(encoding="utf-8")
     page.write_text(re.sub(r"^atualizado_em = .*\n", linha, text, count=1, flags=re.M), encoding="utf-8")
     with pytest.raises(BuildError, match=re.escape(f"content/metodologia/segunda.md: {erro}")):
-        build_site(project, tmp_path / "public")
+        build_site(project, tmp_path / "public", strict=True)  # the default build isolates it
 
 
 def test_the_first_day_of_a_month_is_written_as_brazilians_write_it() -> None:

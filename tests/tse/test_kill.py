@@ -1,4 +1,5 @@
 """SIGKILL of a real `eleicoes tse poll` at pseudo-random points: the next run recovers, git trail too.
+And SIGKILL of a real publish to moto's S3 server at pseudo-random requests (end of this file).
 
 The poll runs as a subprocess (its own process group, as a service manager would start it) against
 the replay server, committing into a tmp git repository. It is killed with its git children:
@@ -12,20 +13,27 @@ latest snapshots must pass `eleicoes auditar` with a whole `saida.json`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
+import logging
 import os
 import random
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from eleicoes import main
+from jobs.publish.publisher import publicar
+from jobs.publish.targets import S3Target, boto3_client
 from jobs.tse.gitlog import stale_locks
 from model.calibration import load_calibration
+from tests.publish.conftest import broken_references, md5s, write_site
+from tests.publish.matar_publicar_s3 import config as publish_config
 from tests.tse.conftest import REPO, Replay
 
 RACES = ("6258/presidente", "6260/governador-ac")
@@ -173,3 +181,103 @@ def test_kill_after_n_files_written_recovers(
     _wait_for(proc, lambda: _files(dados) >= n)
     _kill(proc)
     _assert_recovered(tmp_path, config, dados, capsys)
+
+
+# --- publish to S3 ----------------------------------------------------------------------------
+
+CREDENTIALS = {"AWS_ACCESS_KEY_ID": "teste", "AWS_SECRET_ACCESS_KEY": "teste"}
+_buckets = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def moto_s3() -> Iterator[tuple[str, Any]]:
+    """moto's S3 server in this process (it outlives the killed publishes), on a free loopback
+    port, and one client of it for the whole module (making one costs a tenth of a second)."""
+    from moto.server import ThreadedMotoServer
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in CREDENTIALS.items():
+            mp.setenv(key, value)
+        mp.delenv("AWS_PROFILE", raising=False)
+        server = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        server.start()
+        host, port = server.get_host_and_port()
+        endpoint = f"http://{host}:{port}"
+        try:
+            yield endpoint, boto3_client("s3", publish_config(endpoint, "matar", Path()), endpoint)
+        finally:
+            server.stop()
+
+
+def _publish_killed(
+    public: Path, endpoint: str, bucket: str, estado: Path, step: int
+) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k != "AWS_PROFILE"} | CREDENTIALS
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tests.publish.matar_publicar_s3",
+            str(public),
+            endpoint,
+            bucket,
+            str(estado),
+            str(step),
+        ],
+        cwd=REPO,
+        env={**env, "PYTHONPATH": str(REPO)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def _bucket_with_v1(moto: tuple[str, Any], tmp_path: Path) -> tuple[S3Target, Path, Path, dict[str, bytes]]:
+    """A new bucket holding the published v1 site; the build folder then holds v2 (returned)."""
+    endpoint, client = moto
+    target = S3Target(client, f"matar-{next(_buckets)}", "", endpoint)
+    client.create_bucket(Bucket=target.bucket)
+    public, estado = tmp_path / "public", tmp_path / "estado"
+    public.mkdir()
+    write_site(public, version=1, pages=4)
+    publicar(publish_config(endpoint, target.bucket, estado), public, destino=target)
+    v2 = write_site(public, version=2, pages=3)  # new stylesheet, pages changed, one removed
+    return target, public, estado, v2
+
+
+def _objects(target: S3Target) -> dict[str, bytes]:
+    out = {}
+    for page in target.client.get_paginator("list_objects_v2").paginate(Bucket=target.bucket):
+        for item in page.get("Contents", ()):
+            out[item["Key"]] = target.client.get_object(Bucket=target.bucket, Key=item["Key"])["Body"].read()
+    return out
+
+
+@pytest.fixture(scope="module")
+def publish_steps(moto_s3: tuple[str, Any], tmp_path_factory: pytest.TempPathFactory) -> int:
+    """How many steps (S3 requests, manifest saves) the uninterrupted publish of v2 takes."""
+    target, public, estado, v2 = _bucket_with_v1(moto_s3, tmp_path_factory.mktemp("passos"))
+    whole = _publish_killed(public, target.endpoint, target.bucket, estado, 10**9)
+    assert whole.returncode == 0, whole.stderr
+    assert md5s(_objects(target)) == md5s(v2)
+    return int(whole.stdout)
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7, 8])
+def test_kill_during_publish_to_s3_recovers(
+    moto_s3: tuple[str, Any], publish_steps: int, tmp_path: Path, seed: int
+) -> None:
+    """Killed at any request: readers see the old or the new site, never a link to a missing
+    object; the next run completes, with the bucket exactly the new site (nothing lost), and a
+    further run has nothing left to send."""
+    assert publish_steps > 10
+    target, public, estado, v2 = _bucket_with_v1(moto_s3, tmp_path)
+    step = random.Random(seed).randint(1, publish_steps)
+    killed = _publish_killed(public, target.endpoint, target.bucket, estado, step)
+    assert killed.returncode == -signal.SIGKILL, killed.stderr
+    assert broken_references(_objects(target)) == [], f"passo {step} de {publish_steps}"
+    cfg = publish_config(target.endpoint, target.bucket, estado)
+    publicar(cfg, public, destino=target)
+    assert md5s(_objects(target)) == md5s(v2), f"passo {step} de {publish_steps}"
+    assert publicar(cfg, public, destino=target).enviados == []
