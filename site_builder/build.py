@@ -32,6 +32,7 @@ from site_builder.errors import BuildError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
+from site_builder.registro_publicado import conferir
 from site_builder.render import make_environment, render, template_closure_hash
 from site_builder.state import BuildState, OutputRecord
 from site_builder.workers import Workers, chunks, default_count
@@ -139,7 +140,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
-    ctx = collect(root, config, state, workers, isolar=not strict)
+    ctx, published_record = conferir(
+        collect(root, config, state, workers, isolar=not strict), root, out, isolar=not strict
+    )
     report.recusados = ctx.recusas
     report.avisos += ctx.avisos
     assets = collect_assets(root)
@@ -152,7 +155,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         repr(sorted(ctx.editores.editores.items())),  # names on the check pages
         *(a.path for a in assets.values()),
     )
-    artifacts = plan(ctx)
+    artifacts = [*plan(ctx), published_record]
     previous = state.outputs
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
     records: dict[str, OutputRecord] = {}

@@ -940,7 +940,9 @@ def identificador(texto: str) -> str:
     return found.group(1) if found else ""
 
 
-def _normalizar(texto: str) -> str:
+def normalizar(texto: str) -> str:
+    """`texto` with its whitespace collapsed: what the correction rule compares (re-wrapping a
+    paragraph is not a change)."""
     return " ".join(texto.split())
 
 
@@ -954,15 +956,21 @@ def versao(texto: str, arquivo: str) -> Versao | None:
     return Versao(
         status=str(meta.get("status", "")),
         veredito=str(meta.get("veredito", "")),
-        afirmacao=_normalizar(str(meta.get("afirmacao", ""))),
-        explicacao=_normalizar(corpo),
+        afirmacao=normalizar(str(meta.get("afirmacao", ""))),
+        explicacao=normalizar(corpo),
         correcoes=_correcoes(leitor, meta),
     )
 
 
-def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: str) -> list[Problema]:
+def regra_correcao_publica(
+    anterior: Versao, atual: Versao, arquivo: str, rev: str, em_rev: str = ""
+) -> list[Problema]:
     """Seed "Política de correções": once published, every change of verdict or text carries a
-    new public correction, and published corrections are never removed or rewritten."""
+    new public correction, and published corrections are never removed or rewritten.
+
+    `rev` names what `anterior` is ("HEAD", "a última publicação do site"); `em_rev` says where
+    it was ("em HEAD" by default)."""
+    em_rev = em_rev or f"em {rev}"
     if anterior.status != "publicada":
         return []
     problemas = []
@@ -971,7 +979,7 @@ def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: s
             Problema(
                 arquivo,
                 "status",
-                f"a checagem já estava publicada em {rev}; para retirá-la ou mudá-la, publique uma correção",
+                f"a checagem já estava publicada {em_rev}; para retirá-la ou mudá-la, publique uma correção",
             )
         )
     if atual.correcoes[: len(anterior.correcoes)] != anterior.correcoes:
@@ -979,7 +987,7 @@ def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: s
             Problema(
                 arquivo,
                 "correcoes",
-                f"correções já publicadas (em {rev}) não podem ser apagadas nem alteradas",
+                f"correções já publicadas ({em_rev}) não podem ser apagadas nem alteradas",
             )
         )
     mudancas = [
