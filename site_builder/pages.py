@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from site_builder import debates, jsonld, projecao
+from site_builder import copia_arquivada, debates, jsonld, projecao
 from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
@@ -202,6 +202,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
         _check_page(ctx, check, key, copias, policy) for check, key in zip(checks, keys, strict=True)
     ]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
+    artifacts += _copy_pages(ctx)
     artifacts += _candidate_pages(ctx, keys)
     artifacts += _filter_pages(ctx, keys)
     artifacts.append(_corrections_page(ctx))
@@ -246,6 +247,17 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
         page.fonte,
         lastmod=w3c(page.atualizado_em) if page.atualizado_em else None,
     )
+
+
+def _copy_pages(ctx: SiteContext) -> list[Artifact]:
+    """A readable page per archived copy (the WARC stays beside it for experts)."""
+    demo = {
+        origem
+        for c in ctx.checagens
+        if c.demonstracao or ctx.candidatos[c.candidato].demonstracao
+        for origem in c.arquivos
+    }
+    return [copia_arquivada.artefato(ctx.config, c, c.origem in demo) for c in ctx.copias]
 
 
 def _reader(path: str) -> Callable[[], bytes]:
@@ -351,7 +363,8 @@ def _check_context(
                 "plataforma": PLATAFORMAS[o.plataforma],
                 "data": o.data,
                 "alcance": _alcance(o.alcance),
-                "copia": copias.get(o.arquivo, ""),
+                "copia": copia_arquivada.url_da_pagina(copias[o.arquivo][1:]) if o.arquivo in copias else "",
+                "warc": copias.get(o.arquivo, ""),
             }
             for o in sorted(check.ocorrencias, key=lambda o: o.data)
         ],

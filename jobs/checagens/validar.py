@@ -157,8 +157,10 @@ def validar(
             checagem = checagem_lida.checagem
             checagens.append(checagem)
             if checagem.status != "rascunho":
-                problemas += regras.copias_ausentes(str(raiz), checagem)
-    problemas += regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
+                problemas += regras.localizar(regras.copias_ausentes(str(raiz), checagem), textos)
+    conjunto = regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
+    problemas += [*regras.localizar([p for p in conjunto if p.campo == "candidato"], textos)]
+    problemas += [p for p in conjunto if p.campo != "candidato"]
     alvos_texto = {r: t for r, t in textos.items() if r in nomes_alvo}
     commit = _commit_base(raiz, base, resultado) if alvos_texto or not caminhos else None
     rev = base or "HEAD"

@@ -724,15 +724,34 @@ def ler_checagem(
     return ChecagemLida(checagem, _com_linhas(problemas, no_arquivo), _com_linhas(aprovacao, no_arquivo))
 
 
+# The line a problem of a field that is not written points to: the front matter's first line
+# (the opening `+++`), where a missing key goes.
+LINHA_DO_INICIO = 1
+
+
 def _com_linhas(problemas: Sequence[Problema], linha: Callable[[str], int]) -> tuple[Problema, ...]:
-    """The problems with the line of their field, where it is written (the body's problems
-    already name their line as the field)."""
+    """The problems with the line of their field where it is written, else the front matter's
+    first line (a missing key); the body's problems already name their line as the field, and the
+    explanation (the body, not a key) keeps none."""
     return tuple(
-        Problema(p.arquivo, p.campo, p.mensagem, linha(p.campo))
-        if p.campo and not p.campo.isdigit() and not p.linha
+        Problema(p.arquivo, p.campo, p.mensagem, linha(p.campo) or LINHA_DO_INICIO)
+        if p.campo and not p.campo.isdigit() and not p.linha and p.campo != "explicacao"
         else p
         for p in problemas
     )
+
+
+def localizar(problemas: Sequence[Problema], textos: Mapping[str, str]) -> list[Problema]:
+    """`problemas` found outside one file's reading (an unknown candidate, a missing archived
+    copy) with the line of their field in the file's text from `textos` (see `_com_linhas`)."""
+    saida = []
+    for p in problemas:
+        texto = textos.get(p.arquivo)
+        if texto is None or p.linha or not p.campo:
+            saida.append(p)
+        else:
+            saida.append(_com_linhas((p,), partial(linha_no_arquivo, texto))[0])
+    return saida
 
 
 def grande_demais(tamanho: int) -> str:
