@@ -27,6 +27,7 @@ from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import collect
 from site_builder.config import load_config
+from site_builder.conteudo import links_internos
 from site_builder.conteudo.frontmatter import read_body
 from site_builder.errors import BuildError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
@@ -198,7 +199,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
             # nothing is deleted until the content is whole again (the next build removes it then).
             records.update((rel, previous[rel]) for rel in stale)
             stale = []
-        report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
+        sources = {a.path: a.markdown.caminho for a in artifacts if a.markdown is not None}
+        located = functools.partial(links_internos.no_conteudo, root, sources)
+        report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records), located)
         if strict and report.avisos:
             raise StrictModeError(
                 "modo estrito: o build tem avisos:\n" + "\n".join(f"  - {a}" for a in report.avisos)
