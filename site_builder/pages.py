@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from site_builder import copia_arquivada, debates, jsonld, projecao
+from site_builder import copia_arquivada, debates, jsonld, projecao, share_image
 from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
@@ -21,7 +21,7 @@ from site_builder.conteudo.vereditos import VEREDITOS
 from site_builder.errors import ContentError
 from site_builder.reader import fingerprint
 from site_builder.records import Pagina, SiteContext
-from site_builder.render import MESES
+from site_builder.render import MESES, data_extenso
 
 FEED_PATH = "/checagens/feed.xml"
 CORRECTIONS_URL = "/checagens/correcoes/"
@@ -201,6 +201,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts += [
         _check_page(ctx, check, key, copias, policy) for check, key in zip(checks, keys, strict=True)
     ]
+    artifacts += [_check_image(ctx, check) for check in checks]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
     artifacts += _copy_pages(ctx)
     artifacts += _candidate_pages(ctx, keys)
@@ -336,6 +337,29 @@ def _check_page(
     )
 
 
+def check_card(ctx: SiteContext, check: ChecagemResumo) -> share_image.CartaoChecagem:
+    """What a check's share image shows: who, the claim, the verdict, when."""
+    candidato = ctx.candidatos[check.candidato]
+    fuso = ctx.config.fuso_horario
+    datas = f"Publicada em {data_extenso(check.publicado_em, fuso)}" if check.publicado_em else ""
+    if check.atualizado_em:
+        datas += f" · atualizada em {data_extenso(check.atualizado_em, fuso)}"
+    return share_image.CartaoChecagem(
+        marca=ctx.config.titulo,
+        autoria=f"Checagem · afirmação de {candidato.nome} ({candidato.partido})",
+        afirmacao=check.afirmacao,
+        veredito=check.veredito,
+        rotulo=VEREDITOS[check.veredito].rotulo,
+        datas=datas,
+        rodape=ctx.config.absolute(check.url),
+        demonstracao=check.demonstracao or candidato.demonstracao,
+    )
+
+
+def _check_image(ctx: SiteContext, check: ChecagemResumo) -> Artifact:
+    return share_image.artifact_checagem(f"{check.url}{share_image.FILE_NAME}", check_card(ctx, check))
+
+
 def _check_context(
     ctx: SiteContext, summary: ChecagemResumo, copias: dict[str, str], policy: str | None
 ) -> dict[str, Any]:
@@ -347,6 +371,8 @@ def _check_context(
         "titulo": check.afirmacao,
         "descricao": descricao,
         "trilha": trilha,
+        "imagem_compartilhar": f"{check.url}{share_image.FILE_NAME}",
+        "imagem_alt": f"{descricao} (checagem de {candidato.nome})",
         "checagem": _check_summary(summary, ctx),
         "fontes": [
             {
