@@ -112,7 +112,10 @@ def para_json(registros: Mapping[str, Registro]) -> bytes:
     """The record file's bytes: sorted, stable (the same checks give the same bytes)."""
     dados = {
         "formato": VERSAO_FORMATO,
-        "aviso": "registro do que o site publicou de cada checagem; gerado pelo build, não edite à mão",
+        "aviso": (
+            "o que foi publicado de cada checagem; gerado pelo build e por "
+            "eleicoes checagens registrar, não edite à mão"
+        ),
         "checagens": {
             k: {
                 "arquivo": r.arquivo,
