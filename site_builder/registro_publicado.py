@@ -72,7 +72,12 @@ def conferir(ctx: SiteContext, root: Path, out: Path, *, isolar: bool) -> tuple[
             atuais[check.id] = atual
     if recusas and not isolar:
         raise BuildError("conteúdo inválido:\n" + "\n".join(f"  - {e}" for e in recusas))
-    dados = publicado.para_json(publicado.juntar(*fontes, atuais=atuais))
+    # What the site shows now: a refused check keeps the record of its page still online. A
+    # deleted check leaves (the same content gives the same record, whatever came before it);
+    # `validar` refuses the deletion and the committed ledger keeps it.
+    for id_ in recusadas:
+        atuais[id_] = publicado.anteriores_de(id_, fontes)[0]
+    dados = publicado.para_json(atuais)
     artefato = raw(publicado.SAIDA, hashlib.sha256(dados).hexdigest(), lambda: dados)
     if not recusadas:
         return ctx, artefato

@@ -31,7 +31,7 @@ def registrar(raiz: Path) -> tuple[bytes, list[regras.Problema]]:
         texto = p.arquivo.read_text(encoding="utf-8")
         problemas += publicado.problemas(publicado.anteriores_de(c.id, [anteriores]), atual, texto)
         atuais[c.id] = atual
-    return publicado.para_json(publicado.juntar(anteriores, atuais=atuais)), problemas
+    return publicado.para_json(publicado.juntar(anteriores, atuais)), problemas
 
 
 def run(args: argparse.Namespace) -> int:

@@ -180,14 +180,10 @@ def ler(caminho: Path, origem: str) -> dict[str, Registro]:
     return de_json(dados, origem)
 
 
-def juntar(*fontes: Mapping[str, Registro], atuais: Mapping[str, Registro]) -> dict[str, Registro]:
-    """The record to write: every check ever recorded (a published check never leaves the
-    record, so deleting and restoring it does not escape the rule), updated by `atuais`."""
-    saida: dict[str, Registro] = {}
-    for fonte in reversed(fontes):  # the first source wins over the later ones
-        saida.update(fonte)
-    saida.update(atuais)
-    return saida
+def juntar(anterior: Mapping[str, Registro], atuais: Mapping[str, Registro]) -> dict[str, Registro]:
+    """The ledger to write: every check it ever recorded (a published check never leaves it, so
+    deleting and restoring one does not escape the rule), updated by `atuais`."""
+    return {**anterior, **atuais}
 
 
 def anteriores_de(id_: str, fontes: Iterable[Mapping[str, Any]]) -> list[Registro]:
