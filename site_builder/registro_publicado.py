@@ -50,9 +50,8 @@ def conferir(ctx: SiteContext, root: Path, out: Path, *, isolar: bool) -> tuple[
     for check in ctx.checagens:
         assert check.fonte is not None
         anteriores = publicado.anteriores_de(check.id, fontes)
-        mesmo = [a for a in anteriores if a.sha256_arquivo == check.fonte.sha256]
-        if mesmo:  # the file is the one published: nothing to read
-            atuais[check.id] = mesmo[0]
+        if anteriores and all(a.sha256_arquivo == check.fonte.sha256 for a in anteriores):
+            atuais[check.id] = anteriores[0]  # the very file every record names: nothing to read
             continue
         texto = _ler(root, check)
         atual = publicado.registro(
