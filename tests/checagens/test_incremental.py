@@ -41,6 +41,7 @@ def test_correcao_atualiza_listas_feed_e_candidato(site: Path, tmp_path: Path) -
     report = build_site(site, out, strict=True)
     assert sorted(report.renderizados) == [
         "candidatos/ana-teste/index.html",
+        "checagens/afirmacao-um/compartilhar.png",  # its share image says "atualizada em"
         "checagens/afirmacao-um/index.html",
         "checagens/correcoes/index.html",
         "checagens/feed.xml",
