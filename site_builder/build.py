@@ -28,11 +28,13 @@ from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import collect
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
+from site_builder.conteudo import links_internos
 from site_builder.conteudo.frontmatter import read_body
 from site_builder.errors import BuildError, ConfigError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
 from site_builder.pages import NAV, plan
 from site_builder.reader import fingerprint
+from site_builder.registro_publicado import conferir
 from site_builder.render import make_environment, render, template_closure_hash
 from site_builder.state import BuildState, OutputRecord
 from site_builder.workers import Workers, chunks, default_count
@@ -171,7 +173,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
     state = BuildState.load(state_path(root, out), code)
-    ctx = collect(root, config, state, workers, isolar=not strict)
+    ctx, published_record = conferir(
+        collect(root, config, state, workers, isolar=not strict), root, out, isolar=not strict
+    )
     report.recusados += ctx.recusas
     for problem in report.recusados:
         log.warning("build: %s", problem)
@@ -186,7 +190,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         repr(sorted(ctx.editores.editores.items())),  # names on the check pages
         *(a.path for a in assets.values()),
     )
-    artifacts = plan(ctx)
+    artifacts = [*plan(ctx), published_record]
     previous = state.outputs
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
     records: dict[str, OutputRecord] = {}
@@ -229,7 +233,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
             # nothing is deleted until the content is whole again (the next build removes it then).
             records.update((rel, previous[rel]) for rel in stale)
             stale = []
-        report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records))
+        sources = {a.path: a.markdown.caminho for a in artifacts if a.markdown is not None}
+        located = functools.partial(links_internos.no_conteudo, root, sources)
+        report.avisos += broken_links({p: r.links for p, r in records.items()}, set(records), located)
         if strict and report.avisos:
             raise StrictModeError(
                 "modo estrito: o build tem avisos:\n" + "\n".join(f"  - {a}" for a in report.avisos)

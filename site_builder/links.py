@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 _LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
@@ -25,14 +26,19 @@ def target_of(link: str) -> str:
     return path + "index.html" if path == "" or path.endswith("/") else path
 
 
-def broken_links(links_by_page: dict[str, tuple[str, ...]], outputs: set[str]) -> list[str]:
-    """Warnings, in Portuguese, for links whose target is not among the outputs."""
+def broken_links(
+    links_by_page: dict[str, tuple[str, ...]],
+    outputs: set[str],
+    localizar: Callable[[str, str], str | None] = lambda _page, _link: None,
+) -> list[str]:
+    """Warnings, in Portuguese, for links whose target is not among the outputs; `localizar(page,
+    link)` may word one instead (naming the content file and line that wrote it)."""
     unique = {link for links in links_by_page.values() for link in links}
     broken = {
         link for link in unique if (t := target_of(link)) not in outputs and f"{t}/index.html" not in outputs
     }
     return [
-        f"link interno quebrado em {page}: {link}"
+        localizar(page, link) or f"link interno quebrado em {page}: {link}"
         for page in sorted(links_by_page)
         for link in links_by_page[page]
         if link in broken

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from site_builder import debates, jsonld, projecao
+from site_builder import copia_arquivada, debates, jsonld, projecao, share_image
 from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
@@ -21,7 +21,7 @@ from site_builder.conteudo.vereditos import VEREDITOS
 from site_builder.errors import ContentError
 from site_builder.reader import fingerprint
 from site_builder.records import Pagina, SiteContext
-from site_builder.render import MESES
+from site_builder.render import MESES, data_extenso
 
 FEED_PATH = "/checagens/feed.xml"
 CORRECTIONS_URL = "/checagens/correcoes/"
@@ -204,7 +204,9 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts += [
         _check_page(ctx, check, key, copias, policy) for check, key in zip(checks, keys, strict=True)
     ]
+    artifacts += [_check_image(ctx, check) for check in checks]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
+    artifacts += _copy_pages(ctx)
     artifacts += _candidate_pages(ctx, keys)
     artifacts += _filter_pages(ctx, keys)
     artifacts.append(_corrections_page(ctx))
@@ -249,6 +251,17 @@ def _methodology_page(ctx: SiteContext, page: Pagina) -> Artifact:
         page.fonte,
         lastmod=w3c(page.atualizado_em) if page.atualizado_em else None,
     )
+
+
+def _copy_pages(ctx: SiteContext) -> list[Artifact]:
+    """A readable page per archived copy (the WARC stays beside it for experts)."""
+    demo = {
+        origem
+        for c in ctx.checagens
+        if c.demonstracao or ctx.candidatos[c.candidato].demonstracao
+        for origem in c.arquivos
+    }
+    return [copia_arquivada.artefato(ctx.config, c, c.origem in demo) for c in ctx.copias]
 
 
 def _reader(path: str) -> Callable[[], bytes]:
@@ -327,6 +340,29 @@ def _check_page(
     )
 
 
+def check_card(ctx: SiteContext, check: ChecagemResumo) -> share_image.CartaoChecagem:
+    """What a check's share image shows: who, the claim, the verdict, when."""
+    candidato = ctx.candidatos[check.candidato]
+    fuso = ctx.config.fuso_horario
+    datas = f"Publicada em {data_extenso(check.publicado_em, fuso)}" if check.publicado_em else ""
+    if check.atualizado_em:
+        datas += f" · atualizada em {data_extenso(check.atualizado_em, fuso)}"
+    return share_image.CartaoChecagem(
+        marca=ctx.config.titulo,
+        autoria=f"Checagem · afirmação de {candidato.nome} ({candidato.partido})",
+        afirmacao=check.afirmacao,
+        veredito=check.veredito,
+        rotulo=VEREDITOS[check.veredito].rotulo,
+        datas=datas,
+        rodape=ctx.config.absolute(check.url),
+        demonstracao=check.demonstracao or candidato.demonstracao,
+    )
+
+
+def _check_image(ctx: SiteContext, check: ChecagemResumo) -> Artifact:
+    return share_image.artifact_checagem(f"{check.url}{share_image.FILE_NAME}", check_card(ctx, check))
+
+
 def _check_context(
     ctx: SiteContext, summary: ChecagemResumo, copias: dict[str, str], policy: str | None
 ) -> dict[str, Any]:
@@ -338,6 +374,8 @@ def _check_context(
         "titulo": check.afirmacao,
         "descricao": descricao,
         "trilha": trilha,
+        "imagem_compartilhar": f"{check.url}{share_image.FILE_NAME}",
+        "imagem_alt": f"{descricao} (checagem de {candidato.nome})",
         "checagem": _check_summary(summary, ctx),
         "fontes": [
             {
@@ -354,7 +392,8 @@ def _check_context(
                 "plataforma": PLATAFORMAS[o.plataforma],
                 "data": o.data,
                 "alcance": _alcance(o.alcance),
-                "copia": copias.get(o.arquivo, ""),
+                "copia": copia_arquivada.url_da_pagina(copias[o.arquivo][1:]) if o.arquivo in copias else "",
+                "warc": copias.get(o.arquivo, ""),
             }
             for o in sorted(check.ocorrencias, key=lambda o: o.data)
         ],

@@ -149,3 +149,106 @@ def render_png(cartao: Cartao) -> bytes:
 def artifact(url: str, cartao: Cartao) -> Artifact:
     """The image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
     return raw(url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), lambda: render_png(cartao))
+
+
+# The verdict seals' colours of the stylesheet (--verdadeiro ... --sem-dados), white text on each.
+CORES_VEREDITO = {
+    "verdadeiro": "#1b6e3a",
+    "impreciso": "#7a4f00",
+    "enganoso": "#a33b00",
+    "falso": "#b00020",
+    "sem_dados": "#4a4a4a",
+}
+MAX_LINHAS_AFIRMACAO = 4
+
+
+@dataclass(frozen=True)
+class CartaoChecagem:
+    """What a fact-check's share image shows: who said it, the claim, the verdict and the dates."""
+
+    marca: str
+    autoria: str  # "Afirmação de Helena Prado (PRD)"
+    afirmacao: str
+    veredito: str  # the verdict's code (its colour)
+    rotulo: str  # the verdict as readers see it
+    datas: str  # "Publicada em 10 de outubro de 2026 · atualizada em ..."
+    rodape: str
+    demonstracao: bool = False
+
+
+def _linhas(draw: ImageDraw.ImageDraw, texto: str, fonte: ImageFont.FreeTypeFont, largura: int) -> list[str]:
+    """`texto` broken into lines of at most `largura` pixels, at spaces."""
+    linhas: list[str] = []
+    atual = ""
+    for palavra in texto.split():
+        tentativa = f"{atual} {palavra}".strip()
+        if atual and draw.textlength(tentativa, font=fonte) > largura:
+            linhas.append(atual)
+            atual = palavra
+        else:
+            atual = tentativa
+    return [*linhas, atual] if atual else linhas
+
+
+def _afirmacao(
+    draw: ImageDraw.ImageDraw, texto: str, largura: int
+) -> tuple[ImageFont.FreeTypeFont, list[str]]:
+    """The largest size at which the quoted claim fits in `MAX_LINHAS_AFIRMACAO` lines."""
+    tamanho = 52
+    while True:
+        fonte = _font("negrito", tamanho)
+        linhas = _linhas(draw, f"“{texto}”", fonte, largura)
+        if len(linhas) <= MAX_LINHAS_AFIRMACAO or tamanho <= 28:
+            return fonte, linhas[:MAX_LINHAS_AFIRMACAO]
+        tamanho -= 4
+
+
+# zlib's fastest level: one card per check, so encoding time counts more than a few KiB
+# (both measured by benchmarks/cartao_checagem_bench.py, in docs/PERFORMANCE.md).
+COMPRESSAO_CHECAGEM = 1
+
+
+def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHECAGEM) -> bytes:
+    """A fact-check's card as a 1200×630 PNG: the claim, its verdict seal and its dates
+    (`compressao`: the zlib level, 0-9)."""
+    image = Image.new("RGB", (LARGURA, ALTURA), FUNDO)
+    draw = ImageDraw.Draw(image)
+    util = LARGURA - 2 * MARGEM
+    draw.rectangle((0, 0, LARGURA, 84), fill=TOPO)
+    marca = _fit(draw, cartao.marca, "negrito", 36, util)
+    draw.text((MARGEM, 42), cartao.marca, fill=CLARO, font=marca, anchor="lm")
+    y = 110
+    if cartao.demonstracao:
+        draw.rectangle((0, 84, LARGURA, 132), fill=AVISO)
+        aviso = "Demonstração: checagem de candidato fictício"
+        draw.text((MARGEM, 108), aviso, fill=TEXTO, font=_font("negrito", 28), anchor="lm")
+        y = 150
+    autoria = _fit(draw, cartao.autoria, "regular", 30, util)
+    draw.text((MARGEM, y), cartao.autoria, fill=SUAVE, font=autoria, anchor="lt")
+    y += 48
+    fonte, linhas = _afirmacao(draw, cartao.afirmacao, util)
+    altura_linha = int(fonte.size * 1.2)
+    for linha in linhas:
+        draw.text((MARGEM, y), linha, fill=TEXTO, font=fonte, anchor="lt")
+        y += altura_linha
+    y = max(y + 16, ALTURA - 190)
+    selo = _font("negrito", 44)
+    largura_selo = int(draw.textlength(cartao.rotulo, font=selo)) + 48
+    cor = CORES_VEREDITO.get(cartao.veredito, TOPO)
+    draw.rounded_rectangle((MARGEM, y, MARGEM + largura_selo, y + 68), radius=8, fill=cor)
+    draw.text((MARGEM + 24, y + 34), cartao.rotulo, fill=CLARO, font=selo, anchor="lm")
+    datas = _fit(draw, cartao.datas, "regular", 28, util - largura_selo - 30)
+    draw.text((MARGEM + largura_selo + 30, y + 34), cartao.datas, fill=SUAVE, font=datas, anchor="lm")
+    draw.line((MARGEM, ALTURA - 62, LARGURA - MARGEM, ALTURA - 62), fill="#c8ccd2", width=2)
+    rodape = _fit(draw, cartao.rodape, "regular", 26, util)
+    draw.text((MARGEM, ALTURA - 32), cartao.rodape, fill=SUAVE, font=rodape, anchor="lm")
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=compressao)  # no metadata: the same card, the same bytes
+    return out.getvalue()
+
+
+def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
+    """A check's image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
+    return raw(
+        url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), lambda: render_checagem_png(cartao)
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jobs.checagens import aprovacao_pr, validar
+from jobs.checagens import aprovacao_pr, registrar, validar
 
 
 def register(checagens_sub: Any) -> None:
@@ -51,3 +51,17 @@ def register(checagens_sub: Any) -> None:
     )
     aprovacao.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
     aprovacao.set_defaults(func=aprovacao_pr.run)
+    registro = checagens_sub.add_parser(
+        "registrar",
+        help="atualiza content/checagens/publicadas.json, o registro do que foi publicado (o build confere)",
+        description=(
+            "Grava em content/checagens/publicadas.json o veredito, a data e a soma de verificação do texto "
+            "de cada checagem publicada. O build compara cada checagem com esse registro (e com o que o "
+            "próprio site publicou) e recusa mudança de veredito ou de texto sem correção."
+        ),
+    )
+    registro.add_argument(
+        "--verificar", action="store_true", help="não grava: sai com 1 se o registro estiver desatualizado"
+    )
+    registro.add_argument("--raiz", type=Path, default=None, help="pasta do projeto (padrão: a atual)")
+    registro.set_defaults(func=registrar.run)

@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobs.checagens import historico_git
+from jobs.checagens import historico_git, links_site
 from site_builder.br_format import plural
 from site_builder.conteudo import regras
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.registros import Candidato, Checagem, Fonte
 from site_builder.conteudo.texto_seguro import MAX_ARQUIVO
+from site_builder.markdown_render import MarkdownRenderer
 
 PASTA_CHECAGENS = "content/checagens"
 PASTA_CANDIDATOS = "content/candidatos"
@@ -135,6 +136,9 @@ def validar(
     checagens: list[Checagem] = []
     textos: dict[str, str] = {}
     problemas: list[regras.Problema] = list(problemas_editores)
+    renderer = MarkdownRenderer()  # one converter for every body (building one is slow)
+    enderecos: dict[str, list[str]] = {}  # each body's link addresses, as the content rules read them
+    publicaveis: list[Checagem] = []
     for rel, arquivo in todos.items():
         if rel == EDITORES:
             continue  # read above: every check needs it
@@ -150,15 +154,31 @@ def validar(
                 candidatos[candidato_lido.candidato.id] = candidato_lido.candidato
             continue
         textos[rel] = texto
-        checagem_lida = regras.ler_checagem(texto, fonte, editores, agora)
+        lidos = enderecos.setdefault(rel, [])
+
+        def ler_enderecos(corpo: str, lidos: list[str] = lidos) -> list[str]:
+            lidos[:] = renderer.addresses(corpo)
+            return lidos
+
+        checagem_lida = regras.ler_checagem(texto, fonte, editores, agora, ler_enderecos)
+        if regras.lida_publicavel(checagem_lida) and checagem_lida.checagem is not None:
+            publicaveis.append(checagem_lida.checagem)
         problemas += checagem_lida.problemas
         problemas += checagem_lida.aprovacao
         if checagem_lida.checagem is not None:
             checagem = checagem_lida.checagem
             checagens.append(checagem)
             if checagem.status != "rascunho":
-                problemas += regras.copias_ausentes(str(raiz), checagem)
-    problemas += regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
+                problemas += regras.localizar(regras.copias_ausentes(str(raiz), checagem), textos)
+    conjunto = regras.regras_do_conjunto(checagens, candidatos, espelhar=True)
+    problemas += [*regras.localizar([p for p in conjunto if p.campo == "candidato"], textos)]
+    problemas += [p for p in conjunto if p.campo != "candidato"]
+    recusadas = {p.arquivo for p in conjunto}
+    saidas = links_site.paginas(
+        raiz, [c for c in publicaveis if c.fonte.caminho not in recusadas], candidatos
+    )
+    for rel in sorted(enderecos.keys() & nomes_alvo):
+        problemas += links_site.quebrados(rel, textos[rel], enderecos[rel], saidas)
     alvos_texto = {r: t for r, t in textos.items() if r in nomes_alvo}
     commit = _commit_base(raiz, base, resultado) if alvos_texto or not caminhos else None
     rev = base or "HEAD"

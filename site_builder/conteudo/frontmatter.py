@@ -267,6 +267,12 @@ def split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str]:
     return parse_front_matter(text, path), _split(text, path)[1]
 
 
+def split_body(text: str, path: str) -> str:
+    """The Markdown body of a content file, its front matter left unparsed; ContentError when
+    the delimiters are wrong."""
+    return _split(text, path)[1]
+
+
 def read_body(path: Path) -> str:
     """The Markdown body of a content file, read again at render time (bodies are not cached)."""
     return _split(path.read_text(encoding="utf-8"), str(path))[1]

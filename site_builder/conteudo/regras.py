@@ -724,15 +724,34 @@ def ler_checagem(
     return ChecagemLida(checagem, _com_linhas(problemas, no_arquivo), _com_linhas(aprovacao, no_arquivo))
 
 
+# The line a problem of a field that is not written points to: the front matter's first line
+# (the opening `+++`), where a missing key goes.
+LINHA_DO_INICIO = 1
+
+
 def _com_linhas(problemas: Sequence[Problema], linha: Callable[[str], int]) -> tuple[Problema, ...]:
-    """The problems with the line of their field, where it is written (the body's problems
-    already name their line as the field)."""
+    """The problems with the line of their field where it is written, else the front matter's
+    first line (a missing key); the body's problems already name their line as the field, and the
+    explanation (the body, not a key) keeps none."""
     return tuple(
-        Problema(p.arquivo, p.campo, p.mensagem, linha(p.campo))
-        if p.campo and not p.campo.isdigit() and not p.linha
+        Problema(p.arquivo, p.campo, p.mensagem, linha(p.campo) or LINHA_DO_INICIO)
+        if p.campo and not p.campo.isdigit() and not p.linha and p.campo != "explicacao"
         else p
         for p in problemas
     )
+
+
+def localizar(problemas: Sequence[Problema], textos: Mapping[str, str]) -> list[Problema]:
+    """`problemas` found outside one file's reading (an unknown candidate, a missing archived
+    copy) with the line of their field in the file's text from `textos` (see `_com_linhas`)."""
+    saida = []
+    for p in problemas:
+        texto = textos.get(p.arquivo)
+        if texto is None or p.linha or not p.campo:
+            saida.append(p)
+        else:
+            saida.append(_com_linhas((p,), partial(linha_no_arquivo, texto))[0])
+    return saida
 
 
 def grande_demais(tamanho: int) -> str:
@@ -940,7 +959,9 @@ def identificador(texto: str) -> str:
     return found.group(1) if found else ""
 
 
-def _normalizar(texto: str) -> str:
+def normalizar(texto: str) -> str:
+    """`texto` with its whitespace collapsed: what the correction rule compares (re-wrapping a
+    paragraph is not a change)."""
     return " ".join(texto.split())
 
 
@@ -954,15 +975,21 @@ def versao(texto: str, arquivo: str) -> Versao | None:
     return Versao(
         status=str(meta.get("status", "")),
         veredito=str(meta.get("veredito", "")),
-        afirmacao=_normalizar(str(meta.get("afirmacao", ""))),
-        explicacao=_normalizar(corpo),
+        afirmacao=normalizar(str(meta.get("afirmacao", ""))),
+        explicacao=normalizar(corpo),
         correcoes=_correcoes(leitor, meta),
     )
 
 
-def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: str) -> list[Problema]:
+def regra_correcao_publica(
+    anterior: Versao, atual: Versao, arquivo: str, rev: str, em_rev: str = ""
+) -> list[Problema]:
     """Seed "Política de correções": once published, every change of verdict or text carries a
-    new public correction, and published corrections are never removed or rewritten."""
+    new public correction, and published corrections are never removed or rewritten.
+
+    `rev` names what `anterior` is ("HEAD", "a última publicação do site"); `em_rev` says where
+    it was ("em HEAD" by default)."""
+    em_rev = em_rev or f"em {rev}"
     if anterior.status != "publicada":
         return []
     problemas = []
@@ -971,7 +998,7 @@ def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: s
             Problema(
                 arquivo,
                 "status",
-                f"a checagem já estava publicada em {rev}; para retirá-la ou mudá-la, publique uma correção",
+                f"a checagem já estava publicada {em_rev}; para retirá-la ou mudá-la, publique uma correção",
             )
         )
     if atual.correcoes[: len(anterior.correcoes)] != anterior.correcoes:
@@ -979,7 +1006,7 @@ def regra_correcao_publica(anterior: Versao, atual: Versao, arquivo: str, rev: s
             Problema(
                 arquivo,
                 "correcoes",
-                f"correções já publicadas (em {rev}) não podem ser apagadas nem alteradas",
+                f"correções já publicadas ({em_rev}) não podem ser apagadas nem alteradas",
             )
         )
     mudancas = [

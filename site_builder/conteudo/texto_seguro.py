@@ -120,7 +120,7 @@ def problema_de_texto(texto: str, limite: int = MAX_CAMPO) -> str | None:
     return html_bruto(texto) or caractere_oculto(texto) or tamanho_excessivo(texto, limite)
 
 
-def _linha_de(corpo: str, endereco: str) -> int:
+def linha_de(corpo: str, endereco: str) -> int:
     """Line (from 1) of the body where `endereco` is written; 1 when it cannot be found."""
     linhas = corpo.split("\n")
     for numero, linha in enumerate(linhas, start=1):
@@ -154,7 +154,7 @@ def problemas_do_corpo(corpo: str, enderecos: Callable[[str], list[str]]) -> Ite
             yield numero, problema
     for endereco in enderecos(corpo):
         if problema := url_proibida(endereco):
-            yield _linha_de(corpo, endereco), f"link '{endereco[:80]}': {problema}"
+            yield linha_de(corpo, endereco), f"link '{endereco[:80]}': {problema}"
 
 
 # ----------------------------------------------------------------------------- conversion cost

@@ -23,9 +23,11 @@ def _edit(root: Path, old: str, new: str) -> None:
 def test_explicacao_editada_so_renderiza_a_pagina(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
     build_site(site, out, strict=True)
-    _edit(site, "Explicação da checagem.", "Explicação revista da checagem.")
+    # Re-wrapped, not changed (a change of text after publication needs a correction): the page
+    # and the record of what was published (it names the file's checksum) are all that change.
+    _edit(site, "Explicação da checagem.", "Explicação\nda checagem.")
     report = build_site(site, out, strict=True)
-    assert report.renderizados == ["checagens/afirmacao-um/index.html"]
+    assert sorted(report.renderizados) == ["checagens/afirmacao-um/index.html", "checagens/publicadas.json"]
 
 
 def test_correcao_atualiza_listas_feed_e_candidato(site: Path, tmp_path: Path) -> None:
@@ -39,10 +41,12 @@ def test_correcao_atualiza_listas_feed_e_candidato(site: Path, tmp_path: Path) -
     report = build_site(site, out, strict=True)
     assert sorted(report.renderizados) == [
         "candidatos/ana-teste/index.html",
+        "checagens/afirmacao-um/compartilhar.png",  # its share image says "atualizada em"
         "checagens/afirmacao-um/index.html",
         "checagens/correcoes/index.html",
         "checagens/feed.xml",
         "checagens/index.html",
+        "checagens/publicadas.json",  # the record of what the site published
         # the filter pages list the check (and every filter's count)
         "checagens/veredito/falso/index.html",
         "checagens/veredito/impreciso/index.html",
@@ -67,11 +71,13 @@ def test_nova_ocorrencia_so_renderiza_a_pagina(site: Path, tmp_path: Path) -> No
     report = build_site(site, out, strict=True)
     assert sorted(report.renderizados) == [
         "arquivo/teste/post-2.warc.gz",
+        "arquivo/teste/post-2/index.html",  # its readable page
         "checagens/afirmacao-um/index.html",
+        "checagens/publicadas.json",
     ]
     html = (out / "checagens/afirmacao-um/index.html").read_text(encoding="utf-8")
     assert 'href="https://redes.example.org/ana.teste/posts/77"' in html
-    assert '<a href="/arquivo/teste/post-2.warc.gz">cópia arquivada</a>' in html
+    assert '<a href="/arquivo/teste/post-2/">cópia arquivada</a>' in html
 
 
 def test_copia_que_aparece_depois_ganha_link(site: Path, tmp_path: Path) -> None:
@@ -84,6 +90,7 @@ def test_copia_que_aparece_depois_ganha_link(site: Path, tmp_path: Path) -> None
     report = build_site(site, out, strict=True)
     assert sorted(report.renderizados) == [
         "arquivo/teste/nao-existe.warc.gz",
+        "arquivo/teste/nao-existe/index.html",
         "checagens/afirmacao-corrigida/index.html",
     ]
     assert "/arquivo/teste/nao-existe.warc.gz" in page.read_text(encoding="utf-8")

@@ -182,7 +182,9 @@ def test_ocorrencias_com_original_e_copia_arquivada(
         for ocorrencia in check.ocorrencias:
             assert f'<a href="{ocorrencia.url}" rel="nofollow">publicação original</a>' in html
             copia = "/arquivo/" + ocorrencia.arquivo.removeprefix("data/redes/")
-            assert f'<a href="{copia}">cópia arquivada</a>' in html
+            legivel = copia.removesuffix(".warc.gz") + "/"  # the readable page; the WARC beside it
+            assert f'<a href="{legivel}">cópia arquivada</a> (<a href="{copia}">WARC</a>)' in html
+            assert (construido / legivel.strip("/") / "index.html").is_file()
             published = construido / copia.lstrip("/")
             assert published.read_bytes() == (site_do_repositorio / ocorrencia.arquivo).read_bytes()
             with published.open("rb") as stream:

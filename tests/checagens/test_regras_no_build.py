@@ -60,4 +60,7 @@ def test_fixture_valida_e_publicada(site: Path, tmp_path: Path) -> None:
     shutil.copy(FIXTURES / "valida.md", site / "content/checagens/valida.md")
     build_site(site, tmp_path / "public", strict=True)
     html = (tmp_path / "public/checagens/valida/index.html").read_text(encoding="utf-8")
-    assert '<a href="/arquivo/teste/post-1.warc.gz">cópia arquivada</a>' in html
+    assert (
+        '<a href="/arquivo/teste/post-1/">cópia arquivada</a> '
+        '(<a href="/arquivo/teste/post-1.warc.gz">WARC</a>)' in html
+    )

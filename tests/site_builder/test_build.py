@@ -108,8 +108,12 @@ def test_removed_page_is_deleted(project: Path, tmp_path: Path) -> None:
     build_site(project, out)
     (project / "content/checagens/um.md").unlink()
     report = build_site(project, out)
-    # its page, and the verdict filter page it was the only check of
-    assert report.removidos == ["checagens/afirmacao-um/index.html", "checagens/veredito/falso/index.html"]
+    # its page and share image, and the verdict filter page it was the only check of
+    assert report.removidos == [
+        "checagens/afirmacao-um/compartilhar.png",
+        "checagens/afirmacao-um/index.html",
+        "checagens/veredito/falso/index.html",
+    ]
     assert not (out / "checagens/afirmacao-um").exists()
     assert "afirmacao-um" not in (out / "checagens/index.html").read_text(encoding="utf-8")
 
@@ -200,7 +204,12 @@ def test_broken_link_in_unchanged_page_is_still_reported(project: Path, tmp_path
     out = tmp_path / "public"
     build_site(project, out, strict=True)
     (project / "content/metodologia/segunda.md").unlink()
-    with pytest.raises(StrictModeError, match=r"primeira/index\.html: /metodologia/segunda/"):
+    # Named in the Markdown file that wrote the link, at its line (issue 23).
+    with pytest.raises(
+        StrictModeError,
+        match=r"content/metodologia/primeira\.md:\d+: link interno quebrado: /metodologia/segunda/ "
+        r"\(na página metodologia/primeira/index\.html\)",
+    ):
         build_site(project, out, strict=True)
 
 

@@ -40,7 +40,7 @@ def test_hostile_string_is_escaped_everywhere(project: Path, tmp_path: Path) -> 
         assert b"<script>alert(1)" not in data, rel
         assert b"</script><script>" not in data, rel
     pages = [rel for rel in files if rel.endswith(".html")]
-    assert len(pages) == 15  # every HTML page of the fixture site (two verdict filter pages)
+    assert len(pages) == 16  # every HTML page of the fixture site (two verdict filters, one archived copy)
     for rel in pages:
         html = files[rel].decode("utf-8")
         # Every script element is our JSON-LD, and it still parses and holds the string intact.
