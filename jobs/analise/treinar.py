@@ -185,13 +185,13 @@ def ajustar_pesos(
     sw = peso_exemplo / peso_exemplo.mean()
     for _ in range(iteracoes):
         g = (softmax(_escores(x, pesos, vies)) - alvo) * sw[:, None] / x.n
-        grad_p = np.stack(
+        grad_p: Matriz = np.stack(
             [
                 np.bincount(x.indices, weights=x.valores * g[x.linhas, k], minlength=dim)
                 for k in range(classes)
             ]
         )
-        grad_p += regularizacao * pesos
+        grad_p = grad_p + regularizacao * pesos
         vel_p = MOMENTO * vel_p + grad_p
         vel_v = MOMENTO * vel_v + g.sum(axis=0)
         pesos -= PASSO * vel_p

@@ -55,7 +55,8 @@ def test_evasion_uses_the_authors_mapping() -> None:
 def test_macro_f1_and_the_majority_baseline() -> None:
     from collections import Counter
 
-    from benchmarks.debate_qualidade import CLASSES_QEVASION, f1_macro
+    from benchmarks.debate_qualidade import f1_macro
+    from jobs.analise.treinar import CLASSES_QEVASION
 
     classes = CLASSES_QEVASION
     perfeito = Counter({(c, c): 5 for c in classes})
