@@ -115,3 +115,11 @@ def test_rescaled_checkability_puts_the_threshold_at_one_half() -> None:
     assert checabilidade_reescalada(0.3, 0.3) == 0.5
     assert checabilidade_reescalada(0.0, 0.3) == 0.0 and checabilidade_reescalada(1.0, 0.3) == 1.0
     assert checabilidade_reescalada(0.29, 0.3) < 0.5 < checabilidade_reescalada(0.31, 0.3)
+
+
+def test_the_debate_page_says_when_the_classifier_picked_the_claims() -> None:
+    from jobs.debate.pagina import produzido_por
+
+    com = produzido_por({"turnos": {}}, {"checagens": [{"extraida_por": "classificador:checabilidade-v1-x"}]})
+    sem = produzido_por({"turnos": {}}, {"checagens": [{"extraida_por": "regras"}]})
+    assert "classificador treinado" in com and "classificador" not in sem
