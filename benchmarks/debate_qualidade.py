@@ -28,7 +28,9 @@ docs/qualidade-debates.json.
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import json
+import os
 import sys
 import time
 from collections import Counter
@@ -40,6 +42,7 @@ from typing import Any
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
+from benchmarks.report import machine_description  # noqa: E402
 from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de  # noqa: E402
 from jobs.analise.classificador import (  # noqa: E402
     TAREFA_CHECABILIDADE,
@@ -586,7 +589,12 @@ def main(
             "cobrem o formato, a validação e as novas tentativas contra um servidor local; para medir a "
             "qualidade, configure `[analise]` e rode o comando acima com `--backend openai`.",
         ]
-    partes += ["", f"Tempo total desta avaliação: {time.perf_counter() - inicio:.1f} s."]
+    hoje = dt.datetime.now(dt.UTC).date().isoformat()
+    partes += [
+        "",
+        f"Medido em {hoje} nesta máquina: {machine_description()}; carga média {os.getloadavg()[0]:.1f} "
+        f"(máquina compartilhada). Tempo total desta avaliação: {time.perf_counter() - inicio:.1f} s.",
+    ]
     corpo = "\n".join(partes)
     escrever(corpo)
     if args.limite is None:  # a partial run must not overwrite the figures the method page quotes

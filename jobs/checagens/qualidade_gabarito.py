@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -157,7 +158,7 @@ def relatorio(fig: dict[str, Any]) -> str:
         TITULO_SECAO,
         "",
         f"Medido em {fig['medido_em']} com `{COMANDO}` (cópia legível por máquina em "
-        "`docs/qualidade-gabarito.json`).",
+        f"`docs/qualidade-gabarito.json`), em {fig['maquina']}, carga média {fig['carga']}.",
         "",
         "**O gabarito.** No FACTCK.BR a mesma afirmação checada por duas agências aparece em duas linhas, "
         "com palavras diferentes; contar a checagem da outra agência como erro pune a memória por acertar. "
@@ -234,6 +235,18 @@ def relatorio(fig: dict[str, Any]) -> str:
     return "\n".join(linhas) + "\n"
 
 
+def _maquina() -> str:
+    """The CPU model and core count (the figures are cheap to recompute; the time is not reported)."""
+    cpu = "CPU desconhecida"
+    info = Path("/proc/cpuinfo")
+    if info.exists():
+        for linha in info.read_text(encoding="utf-8", errors="replace").splitlines():
+            if linha.startswith("model name"):
+                cpu = linha.split(":", 1)[1].strip()
+                break
+    return f"{cpu}, {os.cpu_count()} núcleos"
+
+
 Vetores = Callable[[Sequence[str]], Matriz]
 
 
@@ -305,6 +318,8 @@ def figuras(
     }
     return {
         "medido_em": dt.datetime.now(dt.UTC).date().isoformat(),
+        "maquina": _maquina(),
+        "carga": round(os.getloadavg()[0], 1),
         "comando": COMANDO,
         "gabarito": gabarito,
         "acerto": acertos,
