@@ -208,7 +208,8 @@ def relatorio(fig: dict[str, Any]) -> str:
         f"{str(PASSO_PESO).replace('.', ',')}, a melhor média de MRR dos dois conjuntos): "
         f"**{str(peso['ajustado']).replace('.', ',')}**; em uso (`peso_embeddings`): "
         f"{str(peso['em_uso']).replace('.', ',')}. A tabela acima usa o peso em uso; com o ajustado, na "
-        "metade de relato:",
+        "metade de relato (a diferença fica dentro dos intervalos acima; o peso em uso só muda junto com "
+        "um novo ajuste dos limiares da mistura, que dependem dele):",
         "",
         "| conjunto | top-1 | MRR |",
         "|---|---:|---:|",
