@@ -123,3 +123,9 @@ def test_the_debate_page_says_when_the_classifier_picked_the_claims() -> None:
     com = produzido_por({"turnos": {}}, {"checagens": [{"extraida_por": "classificador:checabilidade-v1-x"}]})
     sem = produzido_por({"turnos": {}}, {"checagens": [{"extraida_por": "regras"}]})
     assert "classificador treinado" in com and "classificador" not in sem
+
+
+def test_turns_keep_the_rules_under_the_classifier_backend() -> None:
+    from jobs.analise.turnos import AvaliadorRegras, avaliador_de
+
+    assert isinstance(avaliador_de("classificador", ConfigAnalise(backend="classificador")), AvaliadorRegras)
