@@ -1,14 +1,23 @@
 """Quality of the debate analysis backends: the project's Portuguese gold set and two public datasets.
 
-    python benchmarks/debate_qualidade.py                    # rule-based backend, writes docs/QUALIDADE.md
+    python benchmarks/debate_qualidade.py                    # rules and the trained classifiers
     python benchmarks/debate_qualidade.py --backend openai   # the endpoint of [analise] in eleicoes.toml
+    python benchmarks/debate_qualidade.py --dados DIR        # another factcheck/ folder
+
+The public datasets are read from ../shared/datasets/factcheck/ beside the project; a missing file
+stops the command (exit 1, Portuguese message naming it): a report never silently loses a row.
+Both public datasets are split in the halves of `jobs.analise.treinar` (sha256 of the row id); the
+classifiers were trained on "ajuste" only, and every public-dataset figure here is from "relato",
+for every method, next to the majority-class baseline.
 
 Measures (each backend):
 - gold set (`tests/debate/dados/ouro-debates.json`, written for this project): precision/recall of
   checkable claims, personal attacks and proposals per utterance; agreement on proposal items; on
   question/answer turns, agreement on question parts, parts answered, evasion band and evasion type;
-- CT24 check-worthiness (Spanish tweets, CLEF 2024 dev-test): precision/recall of "check-worthy";
-- QEvasion (English interviews, test split): the evasion band against the annotators' majority,
+- CT24 check-worthiness (Spanish tweets and debate sentences, CLEF 2024 dev-test, reporting half):
+  precision/recall/F1 of "check-worthy" and agreement;
+- QEvasion (English interviews, test split, reporting half): the evasion class against the
+  annotators' majority,
   with the dataset authors' mapping to three classes (Explicit = clear reply; Implicit, Dodging,
   Deflection, Partial, General, Contradictory = ambivalent; Declining, Claims ignorance,
   Clarification = clear non-reply): agreement, macro-F1 and the majority-class baseline.
@@ -19,29 +28,48 @@ docs/qualidade-debates.json.
 from __future__ import annotations
 
 import argparse
-import csv
+import datetime as dt
 import json
+import os
 import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 RAIZ = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(RAIZ))
 
+from benchmarks.report import machine_description  # noqa: E402
 from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de  # noqa: E402
-from jobs.analise.config import ConfigAnalise, carregar_config_analise  # noqa: E402
+from jobs.analise.classificador import (  # noqa: E402
+    TAREFA_CHECABILIDADE,
+    TAREFA_EVASAO,
+    AnalisadorClassificador,
+    Modelo,
+    modelo_padrao,
+)
+from jobs.analise.config import carregar_config_analise  # noqa: E402
+from jobs.analise.treinar import (  # noqa: E402
+    ARQUIVO_CT24,
+    ARQUIVO_QEVASION,
+    CLASSES_QEVASION,
+    Exemplo,
+    classe_qevasion,
+    ler_ct24,
+    ler_qevasion,
+)
 from jobs.analise.turnos import AvaliacaoTurno, AvaliadorTurnos, EntradaTurno, avaliador_de  # noqa: E402
+from jobs.dados_compartilhados import DatasetMissingError, dataset, pasta_datasets  # noqa: E402
 from jobs.debate.checagem import checaveis  # noqa: E402
 from site_builder.marked_section import write_marked_section  # noqa: E402
 
 OURO = RAIZ / "tests" / "debate" / "dados" / "ouro-debates.json"
 QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
 FIGURAS_JSON = RAIZ / "docs" / "qualidade-debates.json"
-DATASETS = Path("/work/shared/datasets/factcheck")
+DATASETS = pasta_datasets() / "factcheck"
 ADVERSARIOS = ("Rui Amaral", "Helena Prado")
 FAIXAS = ("0-2", "3-5", "6-8", "9-10")
 CABECALHO = "# Qualidade\n\nMedidas de qualidade de cada parte do projeto; cada seção diz como reproduzir.\n"
@@ -170,42 +198,25 @@ def avaliar_ouro(avaliador: AvaliadorTurnos, analisador: Analisador) -> dict[str
     }
 
 
-def avaliar_ct24(analisador: Analisador, limite: int | None = None) -> PR | None:
-    """Check-worthiness on the CLEF 2024 Spanish dev-test tweets (None when the file is absent)."""
-    caminho = DATASETS / "CT24_checkworthy_spanish_dev-test.tsv"
-    if not caminho.exists():
-        return None
+def avaliar_ct24(analisador: Analisador, exemplos: Sequence[Exemplo]) -> PR:
+    """Check-worthiness of `exemplos` (CT24 rows): a row is predicted check-worthy when the debate's
+    own filter (`jobs.debate.checagem.checaveis`) keeps a claim of it."""
     pr = PR()
-    with caminho.open(encoding="utf-8") as arquivo:
-        leitor = csv.DictReader(arquivo, delimiter="\t", quoting=csv.QUOTE_NONE)
-        for i, linha in enumerate(leitor):
-            if limite is not None and i >= limite:
-                break
-            pr.somar(linha["class_label"].strip() == "Yes", bool(checaveis(linha["tweet_text"], analisador)))
+    for e in exemplos:
+        pr.somar(e.rotulo == "sim", bool(checaveis(e.texto, analisador)))
     return pr
 
 
-CLASSES_QEVASION = ("resposta clara", "ambivalente", "sem resposta")
-# The authors' mapping (Thomas et al., EMNLP 2024, "I Never Said That"): only Explicit is a clear
-# reply; Implicit is ambivalent. "2.9 Diffusion" is not in their final taxonomy; it follows the
-# dataset's numbering (2.6-2.9, clear non-reply).
-CLASSE_DO_ROTULO_QEVASION = {
-    "1.1": "resposta clara",
-    "1.2": "ambivalente",
-    "2.1": "ambivalente",
-    "2.2": "ambivalente",
-    "2.3": "ambivalente",
-    "2.4": "ambivalente",
-    "2.5": "ambivalente",
-    "2.6": "sem resposta",
-    "2.7": "sem resposta",
-    "2.8": "sem resposta",
-    "2.9": "sem resposta",
-}
+def sempre(exemplos: Sequence[Exemplo], previsto: bool) -> PR:
+    """The baseline that answers the same for every row (True: always check-worthy)."""
+    pr = PR()
+    for e in exemplos:
+        pr.somar(e.rotulo == "sim", previsto)
+    return pr
 
 
 def _classe_qevasion(rotulo: str) -> str:
-    return CLASSE_DO_ROTULO_QEVASION[rotulo.strip().split(" ")[0]]
+    return classe_qevasion(rotulo)
 
 
 def _classe_prevista(a: AvaliacaoTurno) -> str:
@@ -226,26 +237,19 @@ def f1_macro(confusao: Counter[tuple[str, str]], classes: Iterable[str]) -> floa
     return sum(notas) / len(notas) if notas else 0.0
 
 
-def avaliar_qevasion(avaliador: AvaliadorTurnos, limite: int | None = None) -> dict[str, Any] | None:
-    """Evasion band against the majority of QEvasion's three annotators (None when absent)."""
-    caminho = DATASETS / "qevasion" / "test_set.csv"
-    if not caminho.exists():
-        return None
+def avaliar_qevasion(
+    prever: Callable[[Exemplo], str], exemplos: Sequence[Exemplo], classe_maioria: str
+) -> dict[str, Any]:
+    """Evasion class of `exemplos` (QEvasion rows) against the annotators' majority; `classe_maioria`
+    is the most common class of the fitting half (the baseline never looks at the reported half)."""
     acordo = Acordo()
     confusao: Counter[tuple[str, str]] = Counter()
     verdade_total: Counter[str] = Counter()
-    with caminho.open(encoding="utf-8") as arquivo:
-        for i, linha in enumerate(csv.DictReader(arquivo)):
-            if limite is not None and i >= limite:
-                break
-            votos = Counter(_classe_qevasion(linha[f"Annotator{k}"]) for k in (1, 2, 3))
-            verdade = votos.most_common(1)[0][0]
-            a = avaliador.avaliar(EntradaTurno(linha["Interview Answer"].strip(), linha["Question"].strip()))
-            prevista = _classe_prevista(a)
-            acordo.somar(prevista == verdade)
-            confusao[(verdade, prevista)] += 1
-            verdade_total[verdade] += 1
-    classe_maioria, n_maioria = verdade_total.most_common(1)[0] if verdade_total else ("", 0)
+    for e in exemplos:
+        prevista = prever(e)
+        acordo.somar(prevista == e.rotulo)
+        confusao[(e.rotulo, prevista)] += 1
+        verdade_total[e.rotulo] += 1
     sempre_maioria: Counter[tuple[str, str]] = Counter(
         {(v, classe_maioria): n for v, n in verdade_total.items()}
     )
@@ -253,11 +257,21 @@ def avaliar_qevasion(avaliador: AvaliadorTurnos, limite: int | None = None) -> d
         "acordo": acordo,
         "confusao": confusao,
         "f1_macro": f1_macro(confusao, CLASSES_QEVASION),
-        "maioria": n_maioria / acordo.total if acordo.total else 0.0,
+        "maioria": verdade_total[classe_maioria] / acordo.total if acordo.total else 0.0,
         "maioria_f1_macro": f1_macro(sempre_maioria, CLASSES_QEVASION),
         "classe_maioria": classe_maioria,
         "classes": verdade_total,
     }
+
+
+def prever_regras(avaliador: AvaliadorTurnos) -> Callable[[Exemplo], str]:
+    """The evasion class an evaluator gives a QEvasion row (question and answer)."""
+    return lambda e: _classe_prevista(avaliador.avaliar(EntradaTurno(e.texto, e.pergunta)))
+
+
+def prever_modelo(modelo: Modelo) -> Callable[[Exemplo], str]:
+    """The evasion class the trained model gives a QEvasion answer."""
+    return lambda e: modelo.classe(e.texto)
 
 
 def _tabela_confusao(
@@ -270,12 +284,11 @@ def _tabela_confusao(
     return "\n".join(saida)
 
 
-def relatorio(
-    nome: str, ouro: dict[str, Any], ct24: PR | None, qev: dict[str, Any] | None, segundos: float
-) -> str:
-    """The Markdown of one backend's results."""
+def relatorio(nome: str, ouro: dict[str, Any], segundos: float) -> str:
+    """The Markdown of one backend's gold-set results."""
+    itens = ", ".join(f"{k.replace('_', ' ')} {v.texto()}" for k, v in ouro["itens"].items())
     linhas = [
-        f"### Backend `{nome}`",
+        f"### Backend `{nome}`: conjunto-ouro",
         "",
         f"Conjunto-ouro: {ouro['n_falas']} falas rotuladas e {ouro['n_turnos']} turnos de pergunta e "
         "resposta.",
@@ -286,11 +299,6 @@ def relatorio(
         ouro["ataque"].linha("ataque pessoal"),
         ouro["proposta"].linha("proposta"),
         ouro["disfarcado"].linha("ataque disfarçado (entre as propostas)"),
-    ]
-    if ct24 is not None:
-        linhas.append(ct24.linha("CT24 (espanhol): tuíte checável"))
-    itens = ", ".join(f"{k.replace('_', ' ')} {v.texto()}" for k, v in ouro["itens"].items())
-    linhas += [
         "",
         f"Itens das propostas detectadas (acordo por item): {itens}.",
         "",
@@ -305,21 +313,125 @@ def relatorio(
         "Faixa de evasão no conjunto-ouro:",
         "",
         _tabela_confusao(ouro["confusao"], FAIXAS, [*FAIXAS, "?"]),
+        "",
+        f"Tempo desta avaliação: {segundos:.1f} s.",
     ]
-    if qev is not None:
+    return "\n".join(linhas)
+
+
+ROTULO_METODO = {
+    "regras": "regras",
+    "classificador": "classificador treinado",
+    "openai": "modelo de linguagem",
+    "sempre_checavel": "sempre “checável”",
+    "nunca_checavel": "sempre “não checável” (classe mais comum)",
+    "maioria": "sempre a classe mais comum",
+}
+
+
+def figuras_pr(nome: str, pr: PR) -> dict[str, Any]:
+    """One method's check-worthiness figures (rounded as printed)."""
+    return {
+        "nome": nome,
+        "precisao": round(pr.precisao, 2),
+        "revocacao": round(pr.revocacao, 2),
+        "f1": round(pr.f1, 2),
+        "acordo": round((pr.vp + pr.vn) / pr.n, 2) if pr.n else 0.0,
+    }
+
+
+def figuras_evasao(nome: str, qev: dict[str, Any]) -> dict[str, Any]:
+    """One method's QEvasion figures (rounded as printed)."""
+    return {
+        "nome": nome,
+        "acordo": round(qev["acordo"].taxa, 2),
+        "certos": qev["acordo"].certos,
+        "f1_macro": round(qev["f1_macro"], 2),
+    }
+
+
+def _linha_pr(metodo: str, f: dict[str, Any]) -> str:
+    return (
+        f"| {ROTULO_METODO[metodo]} (`{f['nome']}`) | {f['precisao']:.2f} | {f['revocacao']:.2f} | "
+        f"{f['f1']:.2f} | {f['acordo']:.2f} |"
+    )
+
+
+def relatorio_publicos(fig: dict[str, Any], confusoes: dict[str, Counter[tuple[str, str]]]) -> str:
+    """The Markdown of the public-dataset comparison (reporting halves), from the figures."""
+    ct, qev, ouro = fig["ct24"], fig["qevasion"], fig["ouro_checavel"]
+    linhas = [
+        "### Conjuntos públicos: regras, classificadores treinados e a linha de base",
+        "",
+        "Os dois conjuntos são divididos em duas metades fixas (primeiro byte do sha256 do id da linha: par "
+        "= ajuste, ímpar = relato; `jobs/analise/treinar.py`). Os classificadores foram treinados só na "
+        "metade de ajuste (hiperparâmetros e limiar escolhidos por validação cruzada em duas dobras dentro "
+        "dela) com `python -m jobs.analise.treinar`; todos os números abaixo vêm da metade de relato, que "
+        "nenhum método viu. Classificador: regressão logística sobre n-gramas de caracteres "
+        "(1 a 4, dentro das palavras, espaço de hash de 2^17), só numpy; arquivos versionados em "
+        "`jobs/analise/dados/` com sha256 ao lado.",
+        "",
+        f"**Checabilidade, CT24** (espanhol: tuítes e frases de debates; metade de relato: {ct['n']} textos, "
+        f"{ct['positivos']} checáveis). Um texto conta como checável quando o filtro do debate "
+        "(`jobs/debate/checagem.py`) mantém alguma afirmação dele.",
+        "",
+        "| método | precisão | revocação | F1 (checável) | acordo |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    linhas += [_linha_pr(m, f) for m, f in ct["metodos"].items()]
+    linhas += [
+        "",
+        "O CT24 está em espanhol e os debates são em português: o classificador usa n-gramas de "
+        "caracteres porque radicais comuns às duas línguas se transferem melhor do que palavras inteiras, "
+        "mas o número acima não mede o acerto em debates brasileiros. No conjunto-ouro (português, "
+        f"{ouro['n']} falas, escrito pela equipe que escreveu as regras, otimista para elas):",
+        "",
+        "| método | precisão | revocação | F1 (checável) | acordo |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    linhas += [_linha_pr(m, f) for m, f in ouro["metodos"].items()]
+    linhas += [
+        "",
+        f"Backend padrão da checabilidade: `{fig['padrao_checabilidade']}`. Regra: o classificador só vira "
+        "o padrão se tiver F1 maior que as regras na metade de relato do CT24 **e** não ficar abaixo "
+        'delas no conjunto-ouro em português. Para usá-lo, `[analise] backend = "classificador"`; cada '
+        "afirmação registra o backend que a separou (`classificador:<arquivo do modelo>`), e a página "
+        "mostra quem a produziu.",
+        "",
+        f"**Evasão, QEvasion** (inglês, entrevistas políticas; metade de relato: {qev['respostas']} "
+        "respostas, maioria de 3 anotadores; classes dos autores do conjunto: só *Explicit* é resposta "
+        "clara, *Implicit* é ambivalente). A classe mais comum é a da metade de ajuste "
+        f"(“{qev['classe_maioria']}”).",
+        "",
+        "| método | acordo | F1 macro (3 classes) |",
+        "|---|---:|---:|",
+    ]
+    for m, f in qev["metodos"].items():
+        linhas.append(
+            f"| {ROTULO_METODO[m]} (`{f['nome']}`) | {f['acordo']:.2f} ({f['certos']}/{qev['respostas']}) | "
+            f"{f['f1_macro']:.2f} |"
+        )
+    acima = [
+        m
+        for m in qev["metodos"]
+        if m != "maioria" and qev["metodos"][m]["certos"] > qev["metodos"]["maioria"]["certos"]
+    ]
+    linhas += [
+        "",
+        (
+            "Nenhum método acerta mais do que chutar sempre a classe mais comum: a nota de evasão "
+            "continua sendo a das regras, uma regra de baixo acordo, e a página de método diz isso."
+            if not acima
+            else f"Acima da classe mais comum: {', '.join(ROTULO_METODO[m] for m in acima)}."
+        ),
+    ]
+    for m, confusao in confusoes.items():
         linhas += [
             "",
-            f"QEvasion (inglês, {qev['acordo'].total} respostas, maioria de 3 anotadores; classes dos "
-            "autores do conjunto: só *Explicit* é resposta clara, *Implicit* é ambivalente):",
+            f"Confusão, {ROTULO_METODO[m]}:",
             "",
-            "| medida | este backend | sempre a classe mais comum |",
-            "|---|---:|---:|",
-            f"| acordo | {qev['acordo'].texto()} | {qev['maioria']:.2f} ({qev['classe_maioria']}) |",
-            f"| F1 macro (3 classes) | {qev['f1_macro']:.2f} | {qev['maioria_f1_macro']:.2f} |",
-            "",
-            _tabela_confusao(qev["confusao"], CLASSES_QEVASION, CLASSES_QEVASION),
+            _tabela_confusao(confusao, CLASSES_QEVASION, CLASSES_QEVASION),
         ]
-    linhas += ["", f"Tempo total desta avaliação: {segundos:.1f} s."]
     return "\n".join(linhas)
 
 
@@ -328,39 +440,90 @@ def escrever_secao(corpo: str, caminho: Path = QUALIDADE_MD) -> None:
     write_marked_section(caminho, "Debates", f"## Debates\n\n{corpo}", CABECALHO)
 
 
-def figuras_evasao(qev: dict[str, Any]) -> dict[str, Any]:
-    """The QEvasion figures the method page quotes (rounded as printed)."""
-    return {
-        "respostas": qev["acordo"].total,
-        "acordo": round(qev["acordo"].taxa, 2),
-        "f1_macro": round(qev["f1_macro"], 2),
-        "maioria_acordo": round(qev["maioria"], 2),
-        "maioria_f1_macro": round(qev["maioria_f1_macro"], 2),
-        "classe_maioria": qev["classe_maioria"],
-    }
-
-
 def escrever_figuras(figuras: dict[str, Any], caminho: Path = FIGURAS_JSON) -> None:
-    """Merge this run's backends into docs/qualidade-debates.json (other backends are kept)."""
-    atual: dict[str, Any] = {}
-    if caminho.exists():
-        atual = json.loads(caminho.read_text(encoding="utf-8"))
-    atual.update(figuras)
+    """Write docs/qualidade-debates.json (the figures the method page quotes)."""
     caminho.parent.mkdir(parents=True, exist_ok=True)
     caminho.write_text(
-        json.dumps(atual, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
+        json.dumps(figuras, ensure_ascii=False, indent=1, sort_keys=True) + "\n", encoding="utf-8"
     )
 
 
-def _medir(backend: str, config: ConfigAnalise, limite: int | None) -> tuple[str, str, dict[str, Any]]:
-    inicio = time.perf_counter()
-    avaliador = avaliador_de(backend, config)
-    analisador: Analisador = analisador_de(config) if backend == "openai" else AnalisadorRegras()
-    ouro = avaliar_ouro(avaliador, analisador)
-    ct24 = avaliar_ct24(analisador, limite)
-    qev = avaliar_qevasion(avaliador, limite)
-    texto = relatorio(avaliador.nome, ouro, ct24, qev, time.perf_counter() - inicio)
-    return avaliador.nome, texto, {} if qev is None else {"qevasion": figuras_evasao(qev)}
+@dataclass(frozen=True)
+class Conjuntos:
+    """The two public datasets, split."""
+
+    ct24: list[Exemplo]
+    qevasion: list[Exemplo]
+
+    def relato(self, nome: str) -> list[Exemplo]:
+        """The reporting half of one dataset."""
+        return [e for e in getattr(self, nome) if e.parte == "relato"]
+
+
+def ler_conjuntos(pasta: Path) -> Conjuntos:
+    """Both public datasets; DatasetMissingError naming a missing file."""
+    return Conjuntos(ler_ct24(dataset(ARQUIVO_CT24, pasta)), ler_qevasion(dataset(ARQUIVO_QEVASION, pasta)))
+
+
+def medir_publicos(
+    conjuntos: Conjuntos,
+    analisadores: dict[str, Analisador],
+    avaliadores: dict[str, AvaliadorTurnos],
+    modelo_evasao: Modelo,
+    limite: int | None = None,
+) -> tuple[dict[str, Any], dict[str, Counter[tuple[str, str]]]]:
+    """Every public-dataset figure (reporting halves) and the QEvasion confusion of each method."""
+    ct24 = conjuntos.relato("ct24")[:limite]
+    qev = conjuntos.relato("qevasion")[:limite]
+    ajuste_qev = Counter(e.rotulo for e in conjuntos.qevasion if e.parte == "ajuste")
+    classe_maioria = ajuste_qev.most_common(1)[0][0]
+    ouro = json.loads(OURO.read_text(encoding="utf-8"))["falas"]
+    metodos_ct: dict[str, Any] = {}
+    metodos_ouro: dict[str, Any] = {}
+    for m, analisador in analisadores.items():
+        metodos_ct[m] = figuras_pr(analisador.nome, avaliar_ct24(analisador, ct24))
+        pr = PR()
+        for u in ouro:
+            pr.somar(u["checavel"], bool(checaveis(u["texto"], analisador)))
+        metodos_ouro[m] = figuras_pr(analisador.nome, pr)
+    metodos_ct["sempre_checavel"] = figuras_pr("linha de base", sempre(ct24, True))
+    metodos_ct["nunca_checavel"] = figuras_pr("linha de base", sempre(ct24, False))
+    metodos_qev: dict[str, Any] = {}
+    confusoes: dict[str, Counter[tuple[str, str]]] = {}
+    resultado: dict[str, Any] | None = None
+    previsores = {m: (a.nome, prever_regras(a)) for m, a in avaliadores.items()}
+    previsores["classificador"] = (modelo_evasao.id, prever_modelo(modelo_evasao))
+    for m, (nome, prever) in previsores.items():
+        resultado = avaliar_qevasion(prever, qev, classe_maioria)
+        metodos_qev[m] = figuras_evasao(nome, resultado)
+        confusoes[m] = resultado["confusao"]
+    assert resultado is not None
+    metodos_qev["maioria"] = {
+        "nome": "linha de base",
+        "acordo": round(resultado["maioria"], 2),
+        "certos": resultado["classes"][classe_maioria],
+        "f1_macro": round(resultado["maioria_f1_macro"], 2),
+    }
+    ct_positivos = sum(e.rotulo == "sim" for e in ct24)
+    classificador, regras = metodos_ct.get("classificador"), metodos_ct["regras"]
+    padrao = (
+        "classificador"
+        if classificador is not None
+        and classificador["f1"] > regras["f1"]
+        and metodos_ouro["classificador"]["f1"] >= metodos_ouro["regras"]["f1"]
+        else "regras"
+    )
+    figuras = {
+        "metades": "sha256(id da linha)[0] par = ajuste; ímpar = relato (jobs/analise/treinar.py)",
+        "ct24": {"n": len(ct24), "positivos": ct_positivos, "metodos": metodos_ct},
+        "ouro_checavel": {"n": len(ouro), "metodos": metodos_ouro},
+        "qevasion": {"respostas": len(qev), "classe_maioria": classe_maioria, "metodos": metodos_qev},
+        "padrao_checabilidade": padrao,
+        "evasao_acima_da_maioria": any(
+            f["certos"] > metodos_qev["maioria"]["certos"] for m, f in metodos_qev.items() if m != "maioria"
+        ),
+    }
+    return figuras, confusoes
 
 
 def main(
@@ -368,47 +531,70 @@ def main(
     escrever: Callable[[str], None] = escrever_secao,
     gravar_figuras: Callable[[dict[str, Any]], None] = escrever_figuras,
 ) -> int:
-    """Run the evaluation, write the section and the figures file."""
+    """Run the evaluation, write the section and the figures file; exit 1 when a dataset is missing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--backend", choices=("regras", "openai"), action="append")
+    parser.add_argument("--backend", choices=("openai",), action="append", help="mede também este backend")
+    parser.add_argument(
+        "--dados", type=Path, default=DATASETS, help="pasta factcheck/ dos conjuntos públicos"
+    )
     parser.add_argument(
         "--limite", type=int, default=None, help="no máximo N exemplos de cada conjunto externo"
     )
     args = parser.parse_args(argv)
-    backends = args.backend or ["regras"]
+    try:
+        conjuntos = ler_conjuntos(args.dados)
+    except DatasetMissingError as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 1
     config = carregar_config_analise(RAIZ / "eleicoes.toml")
+    inicio = time.perf_counter()
+    analisadores: dict[str, Analisador] = {
+        "regras": AnalisadorRegras(),
+        "classificador": AnalisadorClassificador(AnalisadorRegras(), modelo_padrao(TAREFA_CHECABILIDADE)),
+    }
+    avaliadores: dict[str, AvaliadorTurnos] = {"regras": avaliador_de("regras", config)}
+    if "openai" in (args.backend or []):
+        analisadores["openai"] = analisador_de(replace(config, backend="openai"))
+        avaliadores["openai"] = avaliador_de("openai", config)
     partes = [
-        "Reproduza com `python benchmarks/debate_qualidade.py` (backend de regras, embutido) ou "
-        "`python benchmarks/debate_qualidade.py --backend openai` (usa o endereço, o modelo e a chave de "
-        "`[analise]` em eleicoes.toml). Conjunto-ouro em `tests/debate/dados/ouro-debates.json`, "
-        "escrito para "
-        "este projeto; conjuntos externos em `shared/datasets/factcheck/` (CT24 espanhol dev-test; "
-        "QEvasion test).",
+        "Reproduza com `python benchmarks/debate_qualidade.py` (regras e classificadores treinados, "
+        "embutidos) ou `python benchmarks/debate_qualidade.py --backend openai` (usa o endereço, o modelo "
+        "e a chave de `[analise]` em eleicoes.toml). Conjunto-ouro em "
+        "`tests/debate/dados/ouro-debates.json`, "
+        "escrito para este projeto; conjuntos públicos em `../shared/datasets/factcheck/` (CT24 espanhol "
+        "dev-test; QEvasion test): sem um deles o comando para com erro, em vez de publicar um relatório "
+        "menor.",
         "",
         "O backend de regras é uma linha de base honesta: lê palavras, números e frases feitas em "
-        "português, não "
-        "o sentido. No CT24 (espanhol) e no QEvasion (inglês) ele trabalha fora da língua para a qual foi "
-        "escrito, e os números mostram isso. O conjunto-ouro foi escrito e rotulado pela mesma equipe "
-        "que escreveu "
-        "as regras: os números dele são otimistas (as regras foram ajustadas vendo exemplos parecidos) "
-        "e servem "
-        "para pegar regressões, não para prometer acerto em debates reais.",
+        "português, não o sentido. No CT24 (espanhol) e no QEvasion (inglês) ele trabalha fora da língua "
+        "para a qual foi escrito, e os números mostram isso. O conjunto-ouro foi escrito e rotulado pela "
+        "mesma equipe que escreveu as regras: os números dele são otimistas (as regras foram ajustadas "
+        "vendo exemplos parecidos) e servem para pegar regressões, não para prometer acerto em debates "
+        "reais.",
     ]
-    figuras: dict[str, Any] = {}
-    for backend in backends:
-        nome, texto, medidas = _medir(backend, config, args.limite)
-        partes += ["", texto]
-        figuras[nome] = medidas
-    if "openai" not in backends:
+    figuras, confusoes = medir_publicos(
+        conjuntos, analisadores, avaliadores, modelo_padrao(TAREFA_EVASAO), args.limite
+    )
+    partes += ["", relatorio_publicos(figuras, confusoes)]
+    for m, avaliador in avaliadores.items():
+        comeco = time.perf_counter()
+        ouro = avaliar_ouro(avaliador, analisadores[m])
+        partes += ["", relatorio(avaliador.nome, ouro, time.perf_counter() - comeco)]
+    if "openai" not in avaliadores:
         partes += [
             "",
             "### Backend `openai`",
             "",
             "Não medido aqui: esta máquina não tem acesso a um endpoint compatível com OpenAI. Os testes "
-            "cobrem o "
-            "formato, a validação e as novas tentativas contra um servidor local; para medir a qualidade, "
-            "configure `[analise]` e rode o comando acima com `--backend openai`.",
+            "cobrem o formato, a validação e as novas tentativas contra um servidor local; para medir a "
+            "qualidade, configure `[analise]` e rode o comando acima com `--backend openai`.",
         ]
+    hoje = dt.datetime.now(dt.UTC).date().isoformat()
+    partes += [
+        "",
+        f"Medido em {hoje} nesta máquina: {machine_description()}; carga média {os.getloadavg()[0]:.1f} "
+        f"(máquina compartilhada). Tempo total desta avaliação: {time.perf_counter() - inicio:.1f} s.",
+    ]
     corpo = "\n".join(partes)
     escrever(corpo)
     if args.limite is None:  # a partial run must not overwrite the figures the method page quotes

@@ -65,7 +65,7 @@ def claimreview(
     copias: dict[str, str],
     politica_correcoes: str | None,
 ) -> dict[str, Any]:
-    """The page's one ClaimReview (see /work/shared/CLAIMREVIEW.md): the verdict as a 1-5 rating
+    """The page's one ClaimReview (../shared/CLAIMREVIEW.md): the verdict as a 1-5 rating
     named by its label, the claim with its author (the candidate) and every occurrence.
 
     `copias` maps an archived copy's source path to its root-relative URL on this site.

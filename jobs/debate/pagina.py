@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from jobs.analise.config import PREFIXO_LLM, gerado_por_ia, rotulo_backend
+from jobs.analise.config import PREFIXO_CLASSIFICADOR, PREFIXO_LLM, gerado_por_ia, rotulo_backend
 from jobs.debate import placar as formulas
 from jobs.debate.revisao_transcricao import CONFIRMADA, CORRIGIDA, EM_REVISAO
 from site_builder.br_format import decimal, plural, pontos_por_extenso
@@ -176,11 +176,20 @@ def _modelos(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> list
     return sorted(n.removeprefix(PREFIXO_LLM) for n in nomes if gerado_por_ia(n))
 
 
+def _com_classificador(revisadas: Mapping[str, Any]) -> bool:
+    """Whether the learned check-worthiness classifier picked any of the debate's checked claims."""
+    return any(
+        str(r.get("extraida_por", "")).startswith(PREFIXO_CLASSIFICADOR) for r in revisadas["checagens"]
+    )
+
+
 def produzido_por(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
     """Who produced the scores and checks, in a few words (the share card's footer, the listing)."""
     modelos = _modelos(avaliacao, revisadas)
     if modelos:
         return f"notas e checagens geradas por IA (modelo {', '.join(modelos)})"
+    if _com_classificador(revisadas):
+        return "notas por análise automática por regras; afirmações escolhidas por classificador treinado"
     return "notas e checagens por análise automática por regras"
 
 

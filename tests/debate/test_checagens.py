@@ -16,6 +16,7 @@ import pytest
 
 from jobs.analise.afirmacoes import Afirmacao
 from jobs.checagens.configuracao import ConfigMemoria
+from jobs.dados_compartilhados import dataset
 from jobs.debate.checagem import Checagem, Fato, FonteChecagem, checar, dividir_fatos, veredito_por_numeros
 from jobs.debate.edicoes import EdicaoChecagem, Edicoes, Fonte
 from jobs.debate.reuso import MemoriaDebate, memoria_do_debate
@@ -23,7 +24,6 @@ from jobs.debate.revisao import revisar
 from jobs.fontes.busca import DADOS, BuscaWeb, ErroBusca, checagens_publicadas, indice_local, ler_indice
 
 REPO = Path(__file__).resolve().parents[2]
-DATASETS = Path("/work/shared/datasets")
 
 
 def _afirmacao(texto: str) -> Afirmacao:
@@ -42,14 +42,12 @@ def memoria() -> MemoriaDebate:
 
 
 def test_index_numbers_match_the_public_files() -> None:
-    if not DATASETS.is_dir():
-        pytest.skip("shared datasets not present")
-    br26 = json.loads((DATASETS / "tse/2026-1t-final/presidente-uf/br-c0001-e006257-u.json").read_text())
+    br26 = json.loads(dataset("tse/2026-1t-final/presidente-uf/br-c0001-e006257-u.json").read_text())
     docs = {d.id: d for d in ler_indice(DADOS / "tse-resultados.json")}
     dados = {x.descricao: x.valor for x in docs["tse-2026-1t-comparecimento"].dados}
     assert dados["eleitorado eleitores aptos a votar no Brasil primeiro turno"] == int(br26["e"]["te"])
     assert dados["abstenção eleitores que não votaram faltaram primeiro turno"] == int(br26["e"]["a"])
-    br22 = json.loads((DATASETS / "tse/2022/ele2022_544/br-c0001-e000544-r.json").read_text())
+    br22 = json.loads(dataset("tse/2022/ele2022_544/br-c0001-e000544-r.json").read_text())
     dados22 = {x.descricao: x.valor for x in docs["tse-2022-1t-comparecimento"].dados}
     assert dados22["eleitorado eleitores aptos a votar no Brasil primeiro turno"] == int(br22["e"])
     assert all(d.url.startswith("https://resultados.tse.jus.br/oficial/") for d in docs.values())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -54,7 +55,8 @@ def test_evasion_uses_the_authors_mapping() -> None:
 def test_macro_f1_and_the_majority_baseline() -> None:
     from collections import Counter
 
-    from benchmarks.debate_qualidade import CLASSES_QEVASION, f1_macro
+    from benchmarks.debate_qualidade import f1_macro
+    from jobs.analise.treinar import CLASSES_QEVASION
 
     classes = CLASSES_QEVASION
     perfeito = Counter({(c, c): 5 for c in classes})
@@ -64,23 +66,71 @@ def test_macro_f1_and_the_majority_baseline() -> None:
     assert f1_macro(sempre, classes) == pytest.approx(0.75 / 3)
 
 
-def test_method_page_quotes_the_measured_evasion_figures() -> None:
-    """The debates method page states exactly what the benchmark wrote (docs/qualidade-debates.json)."""
+def _pagina() -> str:
+    raiz = Path(__file__).resolve().parents[2]
+    return (raiz / "content" / "metodologia" / "debates.md").read_text(encoding="utf-8")
+
+
+def _figuras() -> dict[str, Any]:
     from benchmarks.debate_qualidade import FIGURAS_JSON
 
-    figuras = json.loads(FIGURAS_JSON.read_text(encoding="utf-8"))["regras-1"]["qevasion"]
-    pagina = (Path(__file__).resolve().parents[2] / "content" / "metodologia" / "debates.md").read_text(
-        encoding="utf-8"
-    )
-    secao = pagina.split("### O que a medida de evasão consegue", 1)[1].split("\n## ", 1)[0]
-    assert f"{figuras['respostas']} respostas" in secao
+    dados: dict[str, Any] = json.loads(FIGURAS_JSON.read_text(encoding="utf-8"))
+    return dados
+
+
+def _decimal(x: float) -> str:
+    return f"{x:.2f}".replace(".", ",")
+
+
+def test_method_page_quotes_the_measured_evasion_figures() -> None:
+    """The debates method page states exactly what the benchmark wrote (docs/qualidade-debates.json)."""
+    qev = _figuras()["qevasion"]
+    regras, modelo, maioria = (qev["metodos"][m] for m in ("regras", "classificador", "maioria"))
+    secao = _pagina().split("### O que a medida de evasão consegue", 1)[1].split("\n## ", 1)[0]
+    assert f"{qev['respostas']} respostas" in secao
     linha_acerto = next(linha for linha in secao.splitlines() if linha.startswith("| Acerto"))
-    assert linha_acerto == f"| Acerto | {_pct(figuras['acordo'])} | {_pct(figuras['maioria_acordo'])} |"
+    assert linha_acerto == (
+        f"| Acerto | {_pct(regras['acordo'])} | {_pct(modelo['acordo'])} | {_pct(maioria['acordo'])} |"
+    )
     linha_f1 = next(linha for linha in secao.splitlines() if linha.startswith("| F1 macro"))
-    f1 = f"{figuras['f1_macro']:.2f}".replace(".", ",")
-    f1_maioria = f"{figuras['maioria_f1_macro']:.2f}".replace(".", ",")
-    assert linha_f1.endswith(f"| {f1} | {f1_maioria} |")
-    assert f'("{figuras["classe_maioria"]}")' in secao
+    f1 = [_decimal(f["f1_macro"]) for f in (regras, modelo, maioria)]
+    assert linha_f1.endswith("| " + " | ".join(f1) + " |")
+    assert f'("{qev["classe_maioria"]}")' in secao
     # the words must match the figures' direction
-    if figuras["acordo"] < figuras["maioria_acordo"]:
-        assert "acerta menos do que quem chutasse" in secao
+    assert _figuras()["evasao_acima_da_maioria"] == any(
+        f["certos"] > maioria["certos"] for m, f in qev["metodos"].items() if m != "maioria"
+    )
+    if not _figuras()["evasao_acima_da_maioria"]:
+        assert "Nenhum dos dois acerta mais do que quem chutasse" in secao
+        assert "regra de baixo acordo" in secao
+
+
+def test_method_page_quotes_the_measured_checkworthiness_figures() -> None:
+    ct = _figuras()["ct24"]
+    secao = (
+        _pagina()
+        .split("### Afirmações checáveis: regras ou classificador treinado", 1)[1]
+        .split("\n## ", 1)[0]
+    )
+    assert f"{ct['n']} textos" in secao
+    for medida, rotulo in (("precisao", "Precisão"), ("revocacao", "Revocação"), ("f1", "F1")):
+        linha = next(linha for linha in secao.splitlines() if linha.startswith(f"| {rotulo} |"))
+        valores = [_decimal(ct["metodos"][m][medida]) for m in ("regras", "classificador", "sempre_checavel")]
+        assert linha == f"| {rotulo} | " + " | ".join(valores) + " |"
+    padrao = _figuras()["padrao_checabilidade"]
+    assert f"padrão é o avaliador por {'regras' if padrao == 'regras' else 'classificador'}" in secao
+    from jobs.analise.config import ConfigAnalise
+
+    assert (ConfigAnalise().backend == "classificador") == (padrao == "classificador")
+
+
+def test_quality_doc_tables_are_generated_from_the_figures() -> None:
+    """docs/QUALIDADE.md's comparison rows are the JSON's figures, formatted by the benchmark."""
+    from benchmarks.debate_qualidade import QUALIDADE_MD, _linha_pr
+
+    texto = QUALIDADE_MD.read_text(encoding="utf-8")
+    fig = _figuras()
+    for m, f in fig["ct24"]["metodos"].items():
+        assert _linha_pr(m, f) in texto
+    for m, f in fig["ouro_checavel"]["metodos"].items():
+        assert _linha_pr(m, f) in texto

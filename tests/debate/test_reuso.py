@@ -50,11 +50,13 @@ def test_a_claim_said_in_other_words_takes_the_verdict_when_the_backend_allows_i
     reusada = hibrida.reuso(dita)
     assert reusada is not None and reusada.url == "/checagens/demo-rui-homicidios-cairam/"
     assert (reusada.veredito, reusada.candidato) == ("enganoso", "rui-amaral")
-    # TF-IDF alone scores the same words in another order/form below its reuse threshold.
+    # With the thresholds refitted on the regrouped answer key (0.85 alone, 0.91 mixed), TF-IDF alone
+    # takes the same verdict for these words in another order and form: the mix adds no reuse here.
     so_tfidf = _memoria(projeto, SO_TFIDF)
     [melhor, *_] = so_tfidf.memoria.buscar(dita)
-    assert melhor.checagem.url == reusada.url and melhor.similaridade < SO_TFIDF.limiar_reuso
-    assert so_tfidf.reuso(dita) is None
+    assert melhor.checagem.url == reusada.url and melhor.similaridade >= SO_TFIDF.limiar_reuso
+    tfidf_reusada = so_tfidf.reuso(dita)
+    assert tfidf_reusada is not None and tfidf_reusada.url == reusada.url
 
 
 @pytest.mark.parametrize("config", BACKENDS)
@@ -124,7 +126,12 @@ def test_the_engine_builds_the_memory_once_per_cycle(demo: Path, monkeypatch: py
     assert len(afirmacoes) > 5 and len(construidas) == 1
     assert checagens["memoria"] == construidas[0].nome
     reusadas = [c for c in afirmacoes if c["metodo"] == "memoria"]
-    assert [c["checagem_publicada"] for c in reusadas] == ["/checagens/demo-helena-merenda-escolar/"]
+    # at the refitted reuse threshold the demo's three repeated claims take their published verdicts
+    assert sorted(c["checagem_publicada"] for c in reusadas) == [
+        "/checagens/demo-helena-leitos-uti/",
+        "/checagens/demo-helena-merenda-escolar/",
+        "/checagens/demo-rui-homicidios-cairam/",
+    ]
     # a stricter threshold is another memory: the claims are checked again, not taken from the cache
     estrita = DebateConfig(memoria=ConfigMemoria(embeddings="", limiar_reuso=1.0))
     segundo = pipeline.executar(demo, estrita)
