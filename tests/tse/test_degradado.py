@@ -107,7 +107,8 @@ def test_all_municipal_files_404_switches_to_degraded_and_back(
     [r] = job.ciclo()
     assert r.degradado and r.erro is None, r.linha()
     assert _municipal_requests(replay) - antes <= 2  # one probe (its .jws twin, then the .json)
-    assert saida(snapshots(dados / "tse" / "6260" / "governador-am")[-1])["apurado_pct"] == _uf_pct(night_am, 1)
+    race = dados / "tse" / "6260" / "governador-am"
+    assert saida(snapshots(race)[-1])["apurado_pct"] == _uf_pct(night_am, 1)
     pagina = _build_page(dados, tmp_path)
     assert "Modo degradado" in pagina and "sem os arquivos por município" in pagina
 
