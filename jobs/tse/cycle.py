@@ -168,6 +168,9 @@ def _time_limit_min() -> float:
 # the UF file, ≤ 5 min) never fails on a file the job simply did not ask for. Half the row's limit.
 REFRESH_AFTER = dt.timedelta(minutes=_time_limit_min() / 2)
 
+# captura.json `erro` of a municipal file the agenda has not asked yet (president by municipality).
+NOT_YET_ASKED = "ainda não pedido: a agenda municipal o deixou para um próximo ciclo"
+
 # captura.json keys that describe one cycle's answer, not the reading itself.
 CYCLE_KEYS = ("preservado", "erro", "tentado_em", "rejeitado")
 
@@ -1143,6 +1146,8 @@ def _fetch_race(
     holds only its UF file) and the answers' times."""
     if not degradable(rs.corrida):
         if rs.corrida.cargo == "presidente" and plano.referencias:
+            # The UF files say which UFs moved: no coverage file is read for the president.
+            plano = dataclasses.replace(plano, cobertura=())
             return plano, _fetch_president_municipal(state, rs, plano, res, validar)
         return plano, _fetch_parts(state, rs, plano, res, validar)
     so_uf = dataclasses.replace(plano, partes=(), cobertura=())
@@ -1211,7 +1216,13 @@ def _fetch_president_municipal(
     rs.pendentes = agenda.pendentes
     res.agenda = agenda
     por_parte = {a.parte: a for a in plano.partes}
-    return quando + _fetch_apply(state, rs, [por_parte[p] for p in agenda.buscar], res, validar)
+    quando += _fetch_apply(state, rs, [por_parte[p] for p in agenda.buscar], res, validar)
+    for a in plano.partes:
+        if a.nome not in rs.leituras:
+            # Never read and left for a later cycle by the budget: listed with no file, so the model
+            # counts it as a part without a valid file (never as a part that does not exist).
+            rs.leituras[a.nome] = Leitura(a.nome, entrada={"status": None, "erro": NOT_YET_ASKED})
+    return quando
 
 
 def _valid_key(leitura: Leitura | None) -> str | None:

@@ -209,3 +209,35 @@ def test_model_age_of_the_president_by_municipality_skips_finished_parts() -> No
     contando = Part(hg=velho)
     idade = criterion(run(snapshot_of(files(contando))), "idade_arquivo_referencia")
     assert idade["ok"] is False and idade["valor"] >= 20
+
+
+def test_municipalities_left_for_later_count_as_without_a_valid_file(
+    night_mun: Path,
+    replay_factory: Callable[..., Replay],
+    job_factory: Callable[[ConfigTse], Job],
+    tmp_path: Path,
+) -> None:
+    replay = replay_factory(night_mun)
+    dados = tmp_path / "data"
+    # A budget of 5 × 6 × ½ + 10 = 25 requests: the catalogue, the config, 4 files first, 19 municipal.
+    cfg = job_config(
+        replay.url,
+        dados,
+        PRESIDENT_MUN,
+        jws="ignorar",
+        requisicoes_por_segundo=5.0,
+        rajada=10,
+        prazo_ciclo_s=6.0,
+    )
+    job = job_factory(cfg)
+    [r] = job.ciclo()
+    assert r.agenda is not None and 0 < len(r.agenda.buscar) < 53, r.linha()
+    snap = snapshots(dados / "tse" / "6258" / "presidente")[-1]
+    municipais = {n: e for n, e in captura(snap)["arquivos"].items() if re.match(r"[a-z]{2}\d{5}-", n)}
+    assert len(municipais) == 53
+    sem = [n for n, e in municipais.items() if e["status"] is None]
+    assert len(sem) == 53 - len(r.agenda.buscar)
+    out = saida(snap)
+    assert "eleitorado_sem_arquivo_valido" in out["criterios_nao_atendidos"]
+    [r2] = job.ciclo()  # the next cycle asks the ones left, never those already read
+    assert r2.agenda is not None and set(r2.agenda.buscar) <= {n[:7] for n in sem}
