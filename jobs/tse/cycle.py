@@ -145,17 +145,23 @@ def generation(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool
 def reading_facts(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool, int]:
     """`generation` plus the electorate not yet totalized (`te − est`, summed over its parts);
     (None, False, 0) for a body the model cannot parse."""
+    return key_and_facts(nome, corpo)[1]
+
+
+def key_and_facts(nome: str, corpo: bytes | None) -> tuple[str | None, tuple[dt.datetime | None, bool, int]]:
+    """`data_key` and `reading_facts` of one body, parsed once (a municipal cycle holds thousands)."""
     if corpo is None:
-        return None, False, 0
+        return None, (None, False, 0)
     nome_tse = parse_file_name(nome)
     try:
         registros = parse_result(corpo, nome_tse.formato if nome_tse is not None else "u")
-    except ValueError:
-        return None, False, 0
+    except ValueError:  # TseFormatError included
+        return "bytes:" + _sha256(corpo), (None, False, 0)
+    chave = "dados:" + _sha256(repr([_counts(r) for r in registros]).encode("utf-8"))
     geracoes = [r.gerado_em for r in registros if r.gerado_em is not None]
     contando = any(r.secoes_totalizadas < r.secoes for r in registros)
     restante = sum(max(0, r.eleitorado - r.eleitorado_totalizado) for r in registros)
-    return (min(geracoes) if geracoes else None), contando, restante
+    return chave, ((min(geracoes) if geracoes else None), contando, restante)
 
 
 def _time_limit_min() -> float:
@@ -268,10 +274,9 @@ class RaceState:
                 etag=entrada.get("etag"),
                 last_modified=entrada.get("last_modified"),
                 fonte=str(entrada.get("fonte", "json")),
-                dados=data_key(nome_arq, p.read_bytes()) if p.is_file() else None,
             )
             le = estado.leituras[nome_arq]
-            le.gerado_em, le.em_apuracao, le.restante = reading_facts(nome_arq, le.corpo)
+            le.dados, (le.gerado_em, le.em_apuracao, le.restante) = key_and_facts(nome_arq, le.corpo)
             if entrada.get("fonte") == "jws":
                 estado.gemeos = True  # once signed, a missing twin is a failed file, never a downgrade
         for nome_cob, info in (captura.get("cobertura") or {}).items():
@@ -758,7 +763,7 @@ def _apply(
         if corpo is not None and motivo is None:
             mesmo = corpo == anterior.corpo
             mesmo_jws = jws == anterior.jws
-            dados = data_key(nome, corpo)
+            dados, fatos = key_and_facts(nome, corpo)
             assinatura = {"jws": "verificada", "json": "ausente"}[busca.fonte]
             if state.config.jws == "ignorar":
                 assinatura = "não verificada"
@@ -779,7 +784,7 @@ def _apply(
                 r.etag, r.last_modified, busca.fonte, dados=dados,
             )  # fmt: skip
             le = rs.leituras[nome]
-            le.gerado_em, le.em_apuracao, le.restante = reading_facts(nome, corpo)
+            le.gerado_em, le.em_apuracao, le.restante = fatos
             if mesmo:
                 res.iguais += 1
                 return "igual", quando
