@@ -38,7 +38,7 @@ if str(ROOT) not in sys.path:
 
 from benchmarks.report import write_section  # noqa: E402
 from jobs.tse.agenda_municipal import FRACAO_DO_PRAZO, budget  # noqa: E402
-from jobs.tse.config import ConfigTse, Corrida  # noqa: E402
+from jobs.tse.config import TSE_MAX_PER_SECOND, ConfigTse, Corrida  # noqa: E402
 from jobs.tse.cycle import PollState, RaceResult, run_cycle  # noqa: E402
 from jobs.tse.synthetic import Totais, totals_from_csv, write_president_municipal_night  # noqa: E402
 from model.calibration import load_calibration  # noqa: E402
@@ -112,7 +112,7 @@ def freshness(state: PollState, agora: dt.datetime) -> tuple[float, float, int]:
     return 100 * frescos / total, 100 * frescos_c / (len(contando) or 1), len(contando)
 
 
-def run(capturas: int, passo_s: float) -> tuple[list[dict[str, Any]], int]:
+def run(capturas: int, passo_s: float, taxa: float, rajada: int) -> tuple[list[dict[str, Any]], int]:
     inicio = dt.datetime(2026, 10, 25, 20, 0, tzinfo=dt.UTC)
     with tempfile.TemporaryDirectory() as tmp:
         night = Path(tmp) / "noite"
@@ -130,6 +130,8 @@ def run(capturas: int, passo_s: float) -> tuple[list[dict[str, Any]], int]:
             repositorio_git=dados,
             calibracao_sha256=load_calibration().sha256,
             raiz=Path(tmp),
+            requisicoes_por_segundo=taxa,
+            rajada=rajada,
         )
         state = PollState.criar(cfg)
         linhas: list[dict[str, Any]] = []
@@ -172,14 +174,8 @@ def run(capturas: int, passo_s: float) -> tuple[list[dict[str, Any]], int]:
     return linhas, n_mun
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--capturas", type=int, default=10, help="capturas da noite comprimida")
-    parser.add_argument("--passo-s", type=float, default=60.0, help="segundos entre capturas")
-    args = parser.parse_args(argv)
-    t0 = time.perf_counter()
-    linhas, n_mun = run(args.capturas, args.passo_s)
-    total_s = time.perf_counter() - t0
+def table(linhas: list[dict[str, Any]]) -> str:
+    """One run's per-cycle table."""
     rows = [
         "| cycle | starts at (s) | requests | cycle time | agenda: never read / failed / to refresh / "
         "UF advanced | left for later | municipal files under 5 min | of those still counting "
@@ -198,32 +194,66 @@ def main(argv: list[str] | None = None) -> int:
         )
     pedidos = [x["pedidos"] for x in linhas]
     duracoes = [x["duracao_s"] for x in linhas]
-    body = "\n".join(rows) + "\n\n"
+    n_pub = sum(1 for x in linhas if x["publicavel"])
+    return (
+        "\n".join(rows)
+        + f"\n\nRequests per cycle: max {max(pedidos)}, median {sorted(pedidos)[len(pedidos) // 2]}; "
+        f"cycle time: max {max(duracoes):.1f} s, median {sorted(duracoes)[len(duracoes) // 2]:.1f} s; "
+        f"publishable after {n_pub} of {len(linhas)} cycles.\n\n"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--capturas", type=int, default=10, help="capturas da noite comprimida")
+    parser.add_argument("--passo-s", type=float, default=60.0, help="segundos entre capturas")
+    parser.add_argument(
+        "--taxas", default="20", help="requisições/s de cada rodada, separadas por vírgula (rajada = taxa)"
+    )
+    args = parser.parse_args(argv)
+    taxas = [float(x) for x in args.taxas.split(",") if x.strip()]
+    for taxa in taxas:
+        if 2 * taxa > TSE_MAX_PER_SECOND:
+            parser.error(
+                f"taxa {taxa:g} + rajada {taxa:g} passa de {TSE_MAX_PER_SECOND}/s: não é segura no TSE"
+            )
     cfg = ConfigTse()
+    body = ""
+    n_mun = 0
+    t0 = time.perf_counter()
+    for taxa in taxas:
+        linhas, n_mun = run(args.capturas, args.passo_s, taxa, int(taxa))
+        teto = budget(taxa, cfg.prazo_ciclo_s, int(taxa), 0)
+        body += (
+            f"**{taxa:g} requests/s, bucket {int(taxa)}** (rate + bucket {2 * taxa:g} ≤ "
+            f"{TSE_MAX_PER_SECOND}, the job's TSE cap); the agenda caps a cycle's municipal requests at "
+            f"{teto:,} minus those already sent:\n\n" + table(linhas)
+        )
+    total_s = time.perf_counter() - t0
     varredura = n_mun + 28  # every municipal file, the 27 UF files and br
-    teto = budget(cfg.requisicoes_por_segundo, cfg.prazo_ciclo_s, cfg.rajada, 0)
     comprimido = args.passo_s * (args.capturas - 1) / 60
     body += (
         f"{n_mun:,} municipalities + 27 UF files + `br`; {args.capturas} captures {args.passo_s:g} s "
         f"apart (the count compressed from ~3 hours to {comprimido:.0f} minutes, small municipalities "
-        f"finishing first); default `[tse]` settings ({cfg.requisicoes_por_segundo:g} requests/s, bucket "
-        f"{cfg.rajada}, {cfg.conexoes} connections, `prazo_ciclo_s` {cfg.prazo_ciclo_s:g}, a cycle every "
-        f"{cfg.intervalo_s:g} s or right after a longer one); the replay server in its own process on its "
-        f"own clock. A full sweep would be {varredura:,} requests "
-        f"({varredura / cfg.requisicoes_por_segundo:.0f} s at the rate); the agenda caps a cycle's municipal "
-        f"requests at {teto:,} minus those already sent (`FRACAO_DO_PRAZO` = {FRACAO_DO_PRAZO:g} of the "
-        f"deadline at the rate, plus the bucket). Requests per cycle: max {max(pedidos)}, median "
-        f"{sorted(pedidos)[len(pedidos) // 2]}; cycle time: max {max(duracoes):.1f} s (deadline "
-        f'{cfg.prazo_ciclo_s:g} s). "Under 5 min" = the municipal files held whose `hg` is at most 5 '
-        "minutes before the server's clock at the end of the cycle; the seed's time rows apply to those "
-        "still counting (finished ones are final and never asked again). Whole run "
-        f"{total_s / 60:.1f} min; 1-minute load average of the shared machine at the end: "
-        f"{os.getloadavg()[0]:.1f}.\n"
+        f"finishing first: every counting file changes at every capture, the agenda's worst case); the "
+        f"other `[tse]` settings default ({cfg.conexoes} connections, `prazo_ciclo_s` "
+        f"{cfg.prazo_ciclo_s:g}, `FRACAO_DO_PRAZO` = {FRACAO_DO_PRAZO:g}, a cycle every "
+        f"{cfg.intervalo_s:g} s or right after a longer one); the replay server in its own process on "
+        f"its own clock. A full sweep would be {varredura:,} requests "
+        f"({varredura / cfg.requisicoes_por_segundo:.0f} s at the default "
+        f"{cfg.requisicoes_por_segundo:g}/s). "
+        '"Under 5 min" = the municipal files held whose `hg` is at most 5 minutes before the server\'s '
+        "clock at the end of the cycle; the seed's time rows apply to those still counting (finished "
+        "ones are final and never asked again). Cycle time includes the model and the snapshot (every "
+        f"new raw file written). Whole run {total_s / 60:.1f} min; 1-minute load average of the shared "
+        f"machine at the end: {os.getloadavg()[0]:.1f} (2 cores shared with other jobs: the processing "
+        "part of each cycle is slower than on an idle machine).\n"
     )
     print(body)
     write_section(
         "President by municipality, live (municipal agenda)",
-        f"python benchmarks/municipal_bench.py --capturas {args.capturas} --passo-s {args.passo_s:g}",
+        f"python benchmarks/municipal_bench.py --capturas {args.capturas} --passo-s {args.passo_s:g} "
+        f"--taxas {args.taxas}",
         body,
     )
     return 0
