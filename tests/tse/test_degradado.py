@@ -156,11 +156,19 @@ def test_uf_never_in_a_valid_config_is_degraded_not_an_error(
     replay = replay_factory(night_am)
     replay.falhas(municipios_sem=["am"])  # the config lists AC only, from the start
     dados = tmp_path / "data"
-    [r] = job_factory(job_config(replay.url, dados, GOVERNOR_AM)).ciclo()
+    job = job_factory(job_config(replay.url, dados, GOVERNOR_AM))
+    [r] = job.ciclo()
     assert r.erro is None and r.degradado, r.linha()
     out = saida(snapshots(dados / "tse" / "6260" / "governador-am")[-1])
     assert out["modo"] == "governador_degradado" and out["apurado_pct"] == _uf_pct(night_am, 0)
     assert _municipal_requests(replay) == 0  # no municipal URL is ever guessed
+    # A degraded reading that is not publishable (the TSE stalls 6 minutes) says so on the page too.
+    replay.falhas(municipios_sem=["am"], avanco_min=6.0)
+    [r] = job.ciclo()
+    assert r.degradado and r.publicavel is False, r.linha()
+    pagina = _build_page(dados, tmp_path)
+    assert "Projeção não publicada nesta leitura" in pagina
+    assert "Modo degradado: o TSE não publica os arquivos por município desta disputa" in pagina
 
 
 def test_rules_of_the_switch() -> None:
