@@ -19,8 +19,9 @@ deadline, and the TSE answers `x-ratelimit-limit: 2000` and may block an IP that
 
 **Never asked again: a municipality that finished** (every section totalized in the reading held):
 its counts and `ht` are final, only `hg`/`idg` would move. The model exempts finished parts from
-both time rows of the president by municipality (docs/NOITE.md, "President by municipality"), so a
-reading may mix fresh files with older finished ones, and with counting ones within the 5 minutes.
+both time rows of the president by municipality (docs/NOITE.md, "President by municipality,
+live"), so a reading may mix fresh files with older finished ones, and with counting ones within
+the 5 minutes.
 
 Pure functions: the cycle (`jobs/tse/cycle.py`) gathers the inputs and does the requests.
 """
