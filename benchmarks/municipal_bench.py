@@ -37,7 +37,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import write_section  # noqa: E402
-from jobs.tse.agenda_municipal import FRACAO_DO_PRAZO, budget  # noqa: E402
+from jobs.tse.agenda_municipal import SEGUNDOS_POR_CICLO, budget  # noqa: E402
 from jobs.tse.config import TSE_MAX_PER_SECOND, ConfigTse, Corrida  # noqa: E402
 from jobs.tse.cycle import PollState, RaceResult, run_cycle  # noqa: E402
 from jobs.tse.synthetic import Totais, totals_from_csv, write_president_municipal_night  # noqa: E402
@@ -47,6 +47,7 @@ DATASETS = ROOT.parent / "shared" / "datasets"
 MUN_CSV = DATASETS / "results" / "pres_2t_2022_mun.csv"
 CORRIDA = Corrida("presidente", "6258", "br", "municipio")
 LIMITE = dt.timedelta(minutes=5)
+RATELIMIT_HEADER = 2000  # `x-ratelimit-limit` of the TSE's answers (TSE-FORMAT.md §1.4); window unknown
 MUNICIPAL = re.compile(r"^[a-z]{2}\d{5}-c0001-e006258-u\.json$")
 
 
@@ -112,13 +113,9 @@ def freshness(state: PollState, agora: dt.datetime) -> tuple[float, float, int]:
     return 100 * frescos / total, 100 * frescos_c / (len(contando) or 1), len(contando)
 
 
-def run(capturas: int, passo_s: float, taxa: float, rajada: int) -> tuple[list[dict[str, Any]], int]:
-    inicio = dt.datetime(2026, 10, 25, 20, 0, tzinfo=dt.UTC)
+def run(night: Path, capturas: int, passo_s: float, taxa: float, rajada: int) -> list[dict[str, Any]]:
+    """Poll the whole night once at `taxa` requests/s; one row per cycle."""
     with tempfile.TemporaryDirectory() as tmp:
-        night = Path(tmp) / "noite"
-        t0 = time.perf_counter()
-        n_mun = make_night(night, capturas, passo_s, inicio)
-        print(f"noite: {n_mun} municípios, {capturas} capturas ({time.perf_counter() - t0:.0f} s para gerar)")
         server = Servidor(night, passo_s)
         dados = Path(tmp) / "data"
         cfg = ConfigTse(
@@ -171,7 +168,7 @@ def run(capturas: int, passo_s: float, taxa: float, rajada: int) -> tuple[list[d
         finally:
             state.fechar()
             server.parar()
-    return linhas, n_mun
+    return linhas
 
 
 def table(linhas: list[dict[str, Any]]) -> str:
@@ -219,17 +216,28 @@ def main(argv: list[str] | None = None) -> int:
             )
     cfg = ConfigTse()
     body = ""
-    n_mun = 0
     t0 = time.perf_counter()
+    pasta = tempfile.TemporaryDirectory()
+    night = Path(pasta.name) / "noite"
+    n_mun = make_night(night, args.capturas, args.passo_s, dt.datetime(2026, 10, 25, 20, 0, tzinfo=dt.UTC))
+    print(
+        f"noite: {n_mun} municípios, {args.capturas} capturas ({time.perf_counter() - t0:.0f} s para gerar)"
+    )
     for taxa in taxas:
-        linhas, n_mun = run(args.capturas, args.passo_s, taxa, int(taxa))
+        linhas = run(night, args.capturas, args.passo_s, taxa, int(taxa))
         teto = budget(taxa, cfg.prazo_ciclo_s, int(taxa), 0)
         body += (
             f"**{taxa:g} requests/s, bucket {int(taxa)}** (rate + bucket {2 * taxa:g} ≤ "
-            f"{TSE_MAX_PER_SECOND}, the job's TSE cap); the agenda caps a cycle's municipal requests at "
-            f"{teto:,} minus those already sent:\n\n" + table(linhas)
+            f"{TSE_MAX_PER_SECOND}, the job's TSE cap; {60 * taxa:,.0f} per minute, "
+            + ("under" if 60 * taxa <= RATELIMIT_HEADER else "over")
+            + f" the {RATELIMIT_HEADER:,} of the TSE's `x-ratelimit-limit` if its window is a minute, "
+            "which nobody has documented"
+            + ("" if 60 * taxa <= RATELIMIT_HEADER else ": a comparison, not a recommendation")
+            + f"); the agenda caps a cycle's municipal requests at {teto:,} minus those already sent:\n\n"
+            + table(linhas)
         )
     total_s = time.perf_counter() - t0
+    pasta.cleanup()
     varredura = n_mun + 28  # every municipal file, the 27 UF files and br
     comprimido = args.passo_s * (args.capturas - 1) / 60
     body += (
@@ -237,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
         f"apart (the count compressed from ~3 hours to {comprimido:.0f} minutes, small municipalities "
         f"finishing first: every counting file changes at every capture, the agenda's worst case); the "
         f"other `[tse]` settings default ({cfg.conexoes} connections, `prazo_ciclo_s` "
-        f"{cfg.prazo_ciclo_s:g}, `FRACAO_DO_PRAZO` = {FRACAO_DO_PRAZO:g}, a cycle every "
+        f"{cfg.prazo_ciclo_s:g}, `SEGUNDOS_POR_CICLO` = {SEGUNDOS_POR_CICLO:g}, a cycle every "
         f"{cfg.intervalo_s:g} s or right after a longer one); the replay server in its own process on "
         f"its own clock. A full sweep would be {varredura:,} requests "
         f"({varredura / cfg.requisicoes_por_segundo:.0f} s at the default "

@@ -32,9 +32,14 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-# Share of the cycle deadline (`prazo_ciclo_s`) the municipal requests may take at the configured
-# rate: the rest is margin for retries, the model and the snapshot, so a cycle ends well before
-# its deadline, and short cycles refresh the oldest files sooner.
+# Seconds of municipal requests one cycle may take at the configured rate (never more than
+# FRACAO_DO_PRAZO of the cycle deadline, `prazo_ciclo_s`). Short cycles, not long sweeps: a
+# counting file is refreshed once it is REFRESH_AFTER (2.5 min) old, and it must be back under
+# the seed's 5 minutes by the end of the cycle that refreshes it, so the cycle itself (requests,
+# model, snapshot) has to stay well under 2.5 min. A first benchmark with half the 240 s deadline
+# (2,420 requests, ~150 s cycles) left a third of the counting files over 5 minutes at the same
+# rate (docs/NOITE.md, "President by municipality, live").
+SEGUNDOS_POR_CICLO = 45.0
 FRACAO_DO_PRAZO = 0.5
 
 
@@ -68,9 +73,11 @@ class Agenda:
 
 
 def budget(requisicoes_por_segundo: float, prazo_ciclo_s: float, rajada: int, ja_feitos: int) -> int:
-    """Municipal requests one cycle may send: the configured rate over FRACAO_DO_PRAZO of the cycle
-    deadline, plus the bucket, minus the requests already made this cycle (UF files, `br`)."""
-    return max(0, int(requisicoes_por_segundo * prazo_ciclo_s * FRACAO_DO_PRAZO) + rajada - ja_feitos)
+    """Municipal requests one cycle may send: the configured rate over SEGUNDOS_POR_CICLO (at most
+    FRACAO_DO_PRAZO of the cycle deadline), plus the bucket, minus the requests already made this
+    cycle (UF files, `br`)."""
+    segundos = min(SEGUNDOS_POR_CICLO, prazo_ciclo_s * FRACAO_DO_PRAZO)
+    return max(0, int(requisicoes_por_segundo * segundos) + rajada - ja_feitos)
 
 
 def advanced_ufs(antes: dict[str, str | None], agora: dict[str, str | None]) -> set[str]:

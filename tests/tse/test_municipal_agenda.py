@@ -18,6 +18,7 @@ import pytest
 
 from jobs.tse.agenda_municipal import (
     FRACAO_DO_PRAZO,
+    SEGUNDOS_POR_CICLO,
     ParteMunicipal,
     advanced_ufs,
     budget,
@@ -92,8 +93,10 @@ def test_a_municipal_file_that_answered_404_is_asked_again_only_sparsely() -> No
 def test_advanced_ufs_and_budget() -> None:
     assert advanced_ufs({"ac": "a", "sp": "b", "rj": "c"}, {"ac": "a", "sp": "x", "rj": None}) == {"sp", "rj"}
     assert advanced_ufs({}, {"ac": "a"}) == {"ac"}  # first reading
-    # The default 20 requests/s over half of the 240 s deadline, plus the bucket, minus what was sent.
-    assert budget(20.0, 240.0, 20, 29) == int(20 * 240 * FRACAO_DO_PRAZO) + 20 - 29 == 2391
+    # The default 20 requests/s over 45 s, plus the bucket, minus what was sent.
+    assert budget(20.0, 240.0, 20, 29) == int(20 * SEGUNDOS_POR_CICLO) + 20 - 29 == 891
+    # Never more than half a short deadline.
+    assert budget(20.0, 10.0, 20, 0) == int(20 * 10 * FRACAO_DO_PRAZO) + 20 == 120
     assert budget(1.0, 1.0, 0, 10) == 0
 
 
@@ -219,7 +222,8 @@ def test_municipalities_left_for_later_count_as_without_a_valid_file(
 ) -> None:
     replay = replay_factory(night_mun)
     dados = tmp_path / "data"
-    # A budget of 5 × 6 × ½ + 10 = 25 requests: the catalogue, the config, 4 files first, 19 municipal.
+    # A budget of 5 × min(45, 6 × ½) + 10 = 25 requests: the catalogue, the config, 4 files first,
+    # 19 municipal.
     cfg = job_config(
         replay.url,
         dados,
