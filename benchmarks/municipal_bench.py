@@ -196,7 +196,7 @@ def table(linhas: list[dict[str, Any]]) -> str:
         "\n".join(rows)
         + f"\n\nRequests per cycle: max {max(pedidos)}, median {sorted(pedidos)[len(pedidos) // 2]}; "
         f"cycle time: max {max(duracoes):.1f} s, median {sorted(duracoes)[len(duracoes) // 2]:.1f} s; "
-        f"publishable after {n_pub} of {len(linhas)} cycles.\n\n"
+        f"publishable in {n_pub} of {len(linhas)} cycles.\n\n"
     )
 
 
