@@ -28,6 +28,7 @@ from model.strata import (
     MODE_GOV_DEGRADED,
     MODE_GOV_MUN,
     MODE_GOV_ZONE,
+    MODE_PRESIDENT_MUN,
     PartSpec,
     Plan,
     file_time,
@@ -911,6 +912,12 @@ def _measure(
             known = [r.hora for r in counting if r.hora is not None]
             diferenca = _minutes(max(known) - min(known))
         every = [o.reading.hora for o in outcomes if o.reading.valido]
+        if plan.modo == MODE_PRESIDENT_MUN:
+            # By municipality a finished part's counts are final and the poller does not ask it
+            # again (jobs/tse/agenda_municipal.py): its `hg` ages with nothing to refresh. The age
+            # is measured on the parts still counting and the national file, asked every cycle.
+            refs = [*counting, *([aggregate] if aggregate is not None and aggregate.valido else [])]
+            every = [r.hora for r in refs] if refs else every
         if not every or any(t is None for t in every) or agora is None:
             idade = None
         else:

@@ -585,6 +585,7 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
         "projecao": projection_block(ctx, atual, corrida.ultima) if publicavel else None,
         "ultima_publicavel": ultima_pub,
         "nao_atendidos": unmet(atual),
+        "degradado": atual.degradado,  # said in the "não publicada" block too (issue 23, item 1)
         "parcial": partial_block(atual, cores.colour_by_name(ctx.candidatos.values())),
         "virada": overtake_block(atual) if publicavel else None,
         "grafico": chart_block(ctx, corrida, com_projecao=corrida.publicavel_captura is not None),

@@ -96,11 +96,14 @@ class PlanoCorrida:
     partes: tuple[Arquivo, ...]
     agregado: Arquivo | None  # br file (president) or the UF file (governor)
     cobertura: tuple[Arquivo, ...]  # `-ab.json` files, municipal mode only
+    # President by municipality: the UF files, asked first every cycle to decide which
+    # municipalities can have changed (`jobs/tse/agenda_municipal.py`); kept with the snapshot.
+    referencias: tuple[Arquivo, ...] = ()
 
     @property
     def arquivos(self) -> tuple[Arquivo, ...]:
-        """Parts plus the aggregate, in a stable order."""
-        return self.partes + ((self.agregado,) if self.agregado else ())
+        """Parts, the UF reference files and the aggregate, in a stable order."""
+        return self.partes + self.referencias + ((self.agregado,) if self.agregado else ())
 
 
 def _load(raw: bytes, nome: str) -> Any:
@@ -293,12 +296,13 @@ def race_plan(
         if corrida.nivel == "uf":
             return PlanoCorrida(corrida, tuple(data(uf, uf) for uf in ufs), agregado, ())
         partes = tuple(data(uf, uf + m.codigo) for uf in ufs for m in muns[uf])
-        return PlanoCorrida(corrida, partes, agregado, tuple(coverage(uf) for uf in ufs))
+        referencias = tuple(data(uf, uf) for uf in ufs)
+        return PlanoCorrida(corrida, partes, agregado, tuple(coverage(uf) for uf in ufs), referencias)
     uf = corrida.uf
-    if uf not in muns:
-        raise CatalogError(f"UF {uf} não está em mun-e{ele6}-cm.json da eleição {corrida.eleicao}")
     referencia = data(uf, uf)
-    if corrida.nivel == "uf":
+    if corrida.nivel == "uf" or uf not in muns:
+        # A UF in no municipality config has no municipal file to ask for: the UF file alone is
+        # the seed's degraded mode (jobs/tse/degradado.py), never a guessed municipal URL.
         return PlanoCorrida(corrida, (), referencia, ())
     if corrida.nivel == "zona":
         partes = tuple(data(uf, f"{uf}{m.codigo}-z{z}") for m in muns[uf] for z in sorted(m.zonas))

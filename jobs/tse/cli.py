@@ -184,7 +184,9 @@ def cmd_noite_sintetica(args: argparse.Namespace) -> int:
     destino = Path(args.destino)
     governadores = [u.strip().lower() for u in args.governadores.split(",") if u.strip()]
     try:
-        instantes = make_synthetic_night(destino, inicio, niveis, args.passo_min, governadores)
+        instantes = make_synthetic_night(
+            destino, inicio, niveis, args.passo_min, governadores, args.presidente_por_municipio
+        )
     except NightError as exc:
         return _err(str(exc))
     print(f"noite sintética gravada em {destino}: {instantes} capturas")
@@ -291,6 +293,11 @@ def register(sub: Any) -> None:
     n.add_argument("--niveis", default="0.15,0.3,0.45,0.6,0.75,0.9,1.0", help="frações apuradas")
     n.add_argument("--passo-min", type=float, default=10.0, help="minutos entre capturas")
     n.add_argument("--governadores", default="", help="UFs com governador por município (ex.: ac,es)")
+    n.add_argument(
+        "--presidente-por-municipio",
+        action="store_true",
+        help="presidente com os 5.570 arquivos municipais (mais os das UFs e o br), para a coleta municipal",
+    )
     n.set_defaults(func=cmd_noite_sintetica)
 
     a = sub.add_parser(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobs.tse.agenda_municipal import Agenda, ParteMunicipal, advanced_ufs, budget, plan_fetch
 from jobs.tse.catalog import (
     Arquivo,
     CatalogError,
@@ -43,6 +44,7 @@ from jobs.tse.catalog import (
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import CoverageError, parse_coverage
+from jobs.tse.degradado import degradable, degraded_capture, none_published, probe_due
 from jobs.tse.gitlog import (
     GitError,
     commit_paths,
@@ -136,16 +138,30 @@ def data_key(nome: str, corpo: bytes | None) -> str | None:
 def generation(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool]:
     """(`dg/hg` of a result file, whether any of its parts is still counting: `st < ts`);
     (None, False) for a body the model cannot parse."""
+    gerado_em, contando, _ = reading_facts(nome, corpo)
+    return gerado_em, contando
+
+
+def reading_facts(nome: str, corpo: bytes | None) -> tuple[dt.datetime | None, bool, int]:
+    """`generation` plus the electorate not yet totalized (`te − est`, summed over its parts);
+    (None, False, 0) for a body the model cannot parse."""
+    return key_and_facts(nome, corpo)[1]
+
+
+def key_and_facts(nome: str, corpo: bytes | None) -> tuple[str | None, tuple[dt.datetime | None, bool, int]]:
+    """`data_key` and `reading_facts` of one body, parsed once (a municipal cycle holds thousands)."""
     if corpo is None:
-        return None, False
+        return None, (None, False, 0)
     nome_tse = parse_file_name(nome)
     try:
         registros = parse_result(corpo, nome_tse.formato if nome_tse is not None else "u")
-    except ValueError:
-        return None, False
+    except ValueError:  # TseFormatError included
+        return "bytes:" + _sha256(corpo), (None, False, 0)
+    chave = "dados:" + _sha256(repr([_counts(r) for r in registros]).encode("utf-8"))
     geracoes = [r.gerado_em for r in registros if r.gerado_em is not None]
     contando = any(r.secoes_totalizadas < r.secoes for r in registros)
-    return (min(geracoes) if geracoes else None), contando
+    restante = sum(max(0, r.eleitorado - r.eleitorado_totalizado) for r in registros)
+    return chave, ((min(geracoes) if geracoes else None), contando, restante)
 
 
 def _time_limit_min() -> float:
@@ -157,6 +173,9 @@ def _time_limit_min() -> float:
 # the answer brings a fresh `hg`, and the seed's time-difference row (each part still counting ×
 # the UF file, ≤ 5 min) never fails on a file the job simply did not ask for. Half the row's limit.
 REFRESH_AFTER = dt.timedelta(minutes=_time_limit_min() / 2)
+
+# captura.json `erro` of a municipal file the agenda has not asked yet (president by municipality).
+NOT_YET_ASKED = "ainda não pedido: a agenda municipal o deixou para um próximo ciclo"
 
 # captura.json keys that describe one cycle's answer, not the reading itself.
 CYCLE_KEYS = ("preservado", "erro", "tentado_em", "rejeitado")
@@ -186,6 +205,7 @@ class Leitura:
     dados: str | None = None  # `data_key` of `corpo`: what "new data" is compared on
     gerado_em: dt.datetime | None = None  # `dg/hg` of `corpo` (`generation`)
     em_apuracao: bool = False  # `corpo` has a part still counting
+    restante: int = 0  # electorate not yet totalized in `corpo` (the municipal agenda's order)
 
 
 @dataclass
@@ -216,6 +236,13 @@ class RaceState:
     assinatura: Assinatura | None = None
     resumo: dict[str, Any] = field(default_factory=dict)
     sobras_conferidas: bool = False  # whether a killed run's uncommitted snapshots were looked for
+    # Governor by municipality/zone whose municipal files the TSE does not publish (every one 404,
+    # or the UF not in the municipality config): the seed's "modo degradado" (`jobs/tse/degradado.py`).
+    degradado: bool = False
+    sondado_em: dt.datetime | None = None  # when a municipal file was last probed while degraded
+    # President by municipality (`jobs/tse/agenda_municipal.py`): municipalities owed a fetch
+    # because their UF file advanced, not yet fetched for lack of budget.
+    pendentes: frozenset[str] = frozenset()
 
     @classmethod
     def carregar(cls, corrida: Corrida, pasta: Path) -> RaceState:
@@ -247,10 +274,9 @@ class RaceState:
                 etag=entrada.get("etag"),
                 last_modified=entrada.get("last_modified"),
                 fonte=str(entrada.get("fonte", "json")),
-                dados=data_key(nome_arq, p.read_bytes()) if p.is_file() else None,
             )
             le = estado.leituras[nome_arq]
-            le.gerado_em, le.em_apuracao = generation(nome_arq, le.corpo)
+            le.dados, (le.gerado_em, le.em_apuracao, le.restante) = key_and_facts(nome_arq, le.corpo)
             if entrada.get("fonte") == "jws":
                 estado.gemeos = True  # once signed, a missing twin is a failed file, never a downgrade
         for nome_cob, info in (captura.get("cobertura") or {}).items():
@@ -266,6 +292,7 @@ class RaceState:
                 corpo, carimbos, info.get("etag"), info.get("last_modified"), p, info.get("baixado_em")
             )
             estado.carimbos.update(carimbos)
+        estado.degradado = degraded_capture(corrida, arquivos)
         estado.ultima_captura = nome
         estado.assinatura = signature(arquivos, {n: le.dados for n, le in estado.leituras.items()})
         estado.resumo = _summary(saida)
@@ -368,6 +395,8 @@ class RaceResult:
     preservados: int = 0
     alterado: bool = False
     reavaliado: bool = False  # written because publishability changed with no new reading
+    degradado: bool = False  # a governor in the seed's degraded mode (no municipal files published)
+    agenda: Agenda | None = None  # president by municipality: what the municipal agenda chose
     captura: str | None = None
     apurado_pct: float | None = None
     publicavel: bool | None = None
@@ -391,6 +420,12 @@ class RaceResult:
             partes.append(f"{self.rejeitados} rejeitados")
         if self.preservados:
             partes.append(f"{self.preservados} leituras preservadas")
+        if self.agenda is not None:
+            r1, r2, r3, r4 = self.agenda.por_regra
+            partes.append(
+                f"agenda municipal: {len(self.agenda.buscar)} municípios pedidos (nunca lidos {r1}, "
+                f"falhos {r2}, a renovar {r3}, de UF que avançou {r4}), {self.agenda.adiados} adiados"
+            )
         texto = ", ".join(partes)
         if self.erro:
             texto += f"; ERRO: {self.erro}"
@@ -405,6 +440,8 @@ class RaceResult:
             texto += f"; snapshot {self.captura}" if self.alterado else "; sem mudança, nada gravado"
         if self.apurado_pct is not None:
             texto += f"; {self.apurado_pct:.2f}% apurado".replace(".", ",")
+        if self.degradado:
+            texto += "; modo degradado (o TSE não publica os arquivos municipais: só o arquivo da UF)"
         if self.publicavel is True:
             texto += "; publicável"
         elif self.publicavel is False:
@@ -710,7 +747,7 @@ def _apply(
         rs.leituras[nome] = Leitura(
             nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
             anterior.etag, anterior.last_modified, anterior.fonte, dados=anterior.dados,
-            gerado_em=anterior.gerado_em, em_apuracao=anterior.em_apuracao,
+            gerado_em=anterior.gerado_em, em_apuracao=anterior.em_apuracao, restante=anterior.restante,
         )  # fmt: skip
         return "304", quando
     motivo: str | None = r.erro or f"TSE respondeu {r.status}"
@@ -726,7 +763,7 @@ def _apply(
         if corpo is not None and motivo is None:
             mesmo = corpo == anterior.corpo
             mesmo_jws = jws == anterior.jws
-            dados = data_key(nome, corpo)
+            dados, fatos = key_and_facts(nome, corpo)
             assinatura = {"jws": "verificada", "json": "ausente"}[busca.fonte]
             if state.config.jws == "ignorar":
                 assinatura = "não verificada"
@@ -746,7 +783,8 @@ def _apply(
                 anterior.origem if mesmo else None, anterior.origem_jws if mesmo and mesmo_jws else None,
                 r.etag, r.last_modified, busca.fonte, dados=dados,
             )  # fmt: skip
-            rs.leituras[nome].gerado_em, rs.leituras[nome].em_apuracao = generation(nome, corpo)
+            le = rs.leituras[nome]
+            le.gerado_em, le.em_apuracao, le.restante = fatos
             if mesmo:
                 res.iguais += 1
                 return "igual", quando
@@ -772,7 +810,7 @@ def _apply(
     rs.leituras[nome] = Leitura(
         nome, anterior.corpo, anterior.jws, entrada, anterior.origem, anterior.origem_jws,
         anterior.etag, anterior.last_modified, anterior.fonte, rejeitados, anterior.dados,
-        anterior.gerado_em, anterior.em_apuracao,
+        anterior.gerado_em, anterior.em_apuracao, anterior.restante,
     )  # fmt: skip
     return "falha", quando
 
@@ -1050,23 +1088,8 @@ def _run_race(
     for leitura in rs.leituras.values():  # refused bytes belong to the cycle that received them
         leitura.rejeitados = ()
     validar = _validator(state, rs, plano)
-    quando: list[dt.datetime] = []
-    if plano.cobertura:
-        alvo_nomes, atuais, quando = _coverage_targets(state, rs, plano, res)
-        alvo = [a for a in plano.arquivos if a.nome in alvo_nomes or a is plano.agregado]
-    else:
-        alvo, atuais = list(plano.arquivos), {}
-    for busca in _fetch(state, rs, alvo):
-        desfecho, t = _apply(state, rs, busca, res, validar)
-        if t is not None:
-            quando.append(t)
-        parte = busca.arquivo.parte
-        if plano.cobertura and busca.arquivo is not plano.agregado:
-            rs.carimbos[parte] = atuais.get(parte, rs.carimbos.get(parte, ""))
-            if desfecho == "novo":
-                rs.reconferir.pop(parte, None)
-            elif rs.reconferir.get(parte, 0) > 0:
-                rs.reconferir[parte] -= 1
+    plano, quando = _fetch_race(state, rs, plano, res, validar, agora)
+    res.degradado = rs.degradado
     res.tempos["busca"] = time.perf_counter() - t0
     arquivos = {a.nome: rs.leituras[a.nome].entrada for a in plano.arquivos if a.nome in rs.leituras}
     args = _with_now(args_for(c, state.config.corrigir_deriva), arquivos, quando)
@@ -1114,6 +1137,158 @@ def _run_race(
         t2 = time.perf_counter()
         _commit(state, rs, snap, cal, res)
         res.tempos["commit"] = time.perf_counter() - t2
+
+
+def _fetch_race(
+    state: PollState,
+    rs: RaceState,
+    plano: PlanoCorrida,
+    res: RaceResult,
+    validar: Validador,
+    agora: dt.datetime,
+) -> tuple[PlanoCorrida, list[dt.datetime]]:
+    """Fetch what this cycle asks for; returns the plan the capture follows (a degraded governor's
+    holds only its UF file) and the answers' times."""
+    if not degradable(rs.corrida):
+        if rs.corrida.cargo == "presidente" and plano.referencias:
+            # The UF files say which UFs moved: no coverage file is read for the president.
+            plano = dataclasses.replace(plano, cobertura=())
+            return plano, _fetch_president_municipal(state, rs, plano, res, validar)
+        return plano, _fetch_parts(state, rs, plano, res, validar)
+    so_uf = dataclasses.replace(plano, partes=(), cobertura=())
+    if rs.degradado or not plano.partes:
+        rs.degradado = True
+        devido = probe_due(rs.sondado_em, agora, state.config.catalogo_intervalo_s)
+        uf = plano.agregado
+        held = rs.leituras.get(uf.nome) if uf is not None else None
+        alvo = [uf] if uf is not None else []
+        if not plano.partes and held is not None and held.corpo is None and held.entrada.get("http") == 404:
+            # A UF in no municipality config whose UF file was never published: asked sparsely too.
+            alvo = alvo if devido else []
+            rs.sondado_em = agora if devido else rs.sondado_em
+        sonda = plano.partes[0] if plano.partes and devido else None
+        quando = _fetch_apply(state, rs, [*alvo, *([sonda] if sonda else [])], res, validar)
+        if sonda is None:
+            return so_uf, quando
+        leitura = rs.leituras.get(sonda.nome)
+        if leitura is None or leitura.corpo is None or leitura.entrada.get("preservado") is True:
+            if leitura is not None and leitura.entrada.get("http") == 404:
+                rs.sondado_em = agora  # still unpublished: next probe in catalogo_intervalo_s
+            rs.leituras.pop(sonda.nome, None)  # a probe that found nothing is not part of the reading
+            return so_uf, quando
+        rs.degradado, rs.sondado_em = False, None
+        res.avisos.append("o TSE publicou os arquivos municipais: modo degradado desligado")
+        return plano, quando + _fetch_parts(state, rs, plano, res, validar)
+    quando = _fetch_parts(state, rs, plano, res, validar)
+    entradas = [rs.leituras[a.nome].entrada if a.nome in rs.leituras else None for a in plano.partes]
+    lidos = [(le := rs.leituras.get(a.nome)) is not None and le.corpo is not None for a in plano.partes]
+    if none_published(entradas, lidos):
+        rs.degradado, rs.sondado_em = True, agora
+        for a in plano.partes:
+            rs.leituras.pop(a.nome, None)
+            rs.carimbos.pop(a.parte, None)
+            rs.reconferir.pop(a.parte, None)
+        res.degradado = True
+        res.avisos.append(
+            "o TSE não publica os arquivos municipais desta corrida (404 em todos): modo degradado, "
+            "só o arquivo da UF; um arquivo municipal é sondado a cada catalogo_intervalo_s"
+        )
+        return so_uf, quando
+    return plano, quando
+
+
+def _fetch_president_municipal(
+    state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult, validar: Validador
+) -> list[dt.datetime]:
+    """President by municipality: the UF files and `br` first, then the municipalities the agenda
+    chooses within the cycle's budget (`jobs/tse/agenda_municipal.py`)."""
+    cfg = state.config
+    antes = {a.parte: _valid_key(rs.leituras.get(a.nome)) for a in plano.referencias}
+    primeiro = [*plano.referencias, *([plano.agregado] if plano.agregado else [])]
+    quando = _fetch_apply(state, rs, primeiro, res, validar)
+    depois = {a.parte: _valid_key(rs.leituras.get(a.nome)) for a in plano.referencias}
+    agora = max(quando) if quando else state.relogio()
+    partes = [_municipal_part(a, rs.leituras.get(a.nome)) for a in plano.partes]
+    agenda = plan_fetch(
+        partes,
+        advanced_ufs(antes, depois),
+        rs.pendentes,
+        agora,
+        budget(cfg.requisicoes_por_segundo, cfg.prazo_ciclo_s, cfg.rajada, res.pedidos),
+        REFRESH_AFTER,
+        cfg.catalogo_intervalo_s,
+    )
+    rs.pendentes = agenda.pendentes
+    res.agenda = agenda
+    por_parte = {a.parte: a for a in plano.partes}
+    quando += _fetch_apply(state, rs, [por_parte[p] for p in agenda.buscar], res, validar)
+    for a in plano.partes:
+        if a.nome not in rs.leituras:
+            # Never read and left for a later cycle by the budget: listed with no file, so the model
+            # counts it as a part without a valid file (never as a part that does not exist).
+            rs.leituras[a.nome] = Leitura(a.nome, entrada={"status": None, "erro": NOT_YET_ASKED})
+    return quando
+
+
+def _valid_key(leitura: Leitura | None) -> str | None:
+    """The data key of a valid, fresh reading; None when there is none (or it is preserved)."""
+    if leitura is None or leitura.corpo is None or leitura.entrada.get("preservado") is True:
+        return None
+    return leitura.dados
+
+
+def _municipal_part(a: Arquivo, leitura: Leitura | None) -> ParteMunicipal:
+    if leitura is None:
+        return ParteMunicipal(a.parte, lido=False)
+    e = leitura.entrada
+    lido = leitura.corpo is not None
+    return ParteMunicipal(
+        a.parte,
+        lido=lido,
+        falhou=lido and e.get("preservado") is True,
+        ausente=not lido and e.get("http") == 404,
+        tentado_em=parse_iso(e.get("tentado_em")),
+        final=lido and not leitura.em_apuracao,
+        gerado_em=leitura.gerado_em,
+        restante=leitura.restante,
+    )
+
+
+def _fetch_apply(
+    state: PollState, rs: RaceState, alvo: list[Arquivo], res: RaceResult, validar: Validador
+) -> list[dt.datetime]:
+    """Fetch `alvo` and apply each answer (no coverage bookkeeping); the answers' times."""
+    quando: list[dt.datetime] = []
+    for busca in _fetch(state, rs, alvo):
+        _, t = _apply(state, rs, busca, res, validar)
+        if t is not None:
+            quando.append(t)
+    return quando
+
+
+def _fetch_parts(
+    state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult, validar: Validador
+) -> list[dt.datetime]:
+    """Every file of the plan, or in municipal mode the coverage files first and then the parts
+    whose row moved (`_coverage_targets`)."""
+    quando: list[dt.datetime] = []
+    if plano.cobertura:
+        alvo_nomes, atuais, quando = _coverage_targets(state, rs, plano, res)
+        alvo = [a for a in plano.arquivos if a.nome in alvo_nomes or a is plano.agregado]
+    else:
+        alvo, atuais = list(plano.arquivos), {}
+    for busca in _fetch(state, rs, alvo):
+        desfecho, t = _apply(state, rs, busca, res, validar)
+        if t is not None:
+            quando.append(t)
+        parte = busca.arquivo.parte
+        if plano.cobertura and busca.arquivo is not plano.agregado:
+            rs.carimbos[parte] = atuais.get(parte, rs.carimbos.get(parte, ""))
+            if desfecho == "novo":
+                rs.reconferir.pop(parte, None)
+            elif rs.reconferir.get(parte, 0) > 0:
+                rs.reconferir[parte] -= 1
+    return quando
 
 
 def run_cycle(config: ConfigTse, state: PollState, corridas: Iterable[Corrida] | None = None) -> CycleResult:

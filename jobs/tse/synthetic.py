@@ -19,12 +19,12 @@ import datetime as dt
 import json
 import math
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jobs.tse.night import NightError, write_capture, write_meta
+from jobs.tse.night import NightError, datasets_dir, write_capture, write_meta
 from model.baselines import Baseline
 from model.strata import UF_UTC_OFFSET
 from model.tse_files import BRASILIA
@@ -352,9 +352,12 @@ def make_synthetic_night(
     niveis: Sequence[float],
     passo_min: float = 10.0,
     governadores: Sequence[str] = (),
+    presidente_por_municipio: bool = False,
 ) -> int:
-    """A runoff night (president by UF, and governor by municipality for `governadores`) with
-    fictional candidates, from the shipped 1st-round baselines; returns the number of captures."""
+    """A runoff night (president by UF, or by municipality with `presidente_por_municipio`, and
+    governor by municipality for `governadores`) with fictional candidates, from the shipped
+    1st-round baselines (the 2022 runoff by municipality for the municipal president); returns the
+    number of captures."""
     from model.baselines import load_baselines
 
     bases = load_baselines()
@@ -362,10 +365,77 @@ def make_synthetic_night(
     base = bases.get("6258-presidente-br-uf")
     if base is None:
         raise NightError("base do 1º turno do presidente não encontrada em model/baselines/")
-    write_night(destino, totals_from_baseline(base), instantes, eleicao="6258", cargo=1, agregado="br")
+    if presidente_por_municipio:
+        # The 5,570 municipalities of the 2022 runoff (fictional names), their UF files and `br`:
+        # the poller's `nivel = "municipio"` for the president (docs/OPERACAO.md).
+        csv_mun = datasets_dir() / "results" / "pres_2t_2022_mun.csv"
+        if not csv_mun.is_file():
+            raise NightError(f"arquivo municipal do 2º turno de 2022 não encontrado: {csv_mun}")
+        write_president_municipal_night(destino, totals_from_csv(csv_mun), instantes)
+    else:
+        write_night(destino, totals_from_baseline(base), instantes, eleicao="6258", cargo=1, agregado="br")
     for uf in governadores:
         base = bases.get(f"6260-governador-{uf}-municipio")
         if base is None:
             raise NightError(f"sem base municipal do governador para {uf} em model/baselines/")
         write_night(destino, totals_from_baseline(base), instantes, eleicao="6260", cargo=3, agregado=uf)
     return len(instantes)
+
+
+Nivel = float | Mapping[str, float]  # one counted level for the whole night, or one per UF
+
+
+def write_president_municipal_night(
+    destino: Path,
+    partes: Sequence[Totais],
+    instantes: Sequence[tuple[dt.datetime, Nivel]],
+    *,
+    eleicao: str = "6258",
+    turno: int = 2,
+    descricao: str = "Noite sintética do presidente por município (candidatos fictícios).",
+    atraso_s: float = 20.0,
+    fracao: Callable[[Totais, float], float] | None = None,
+) -> Path:
+    """A president night by municipality: every municipality's file, each UF's file (the sum of its
+    municipalities) and `br`, one capture per (instant, level). A level may be given per UF (a UF
+    missing from the mapping stays where it was). Only files whose numbers changed are written to
+    a capture: the replay serves the others regenerated (fresh `dg/hg`, `idg`), as the TSE does.
+    `fracao(totals, level)` is a part's counted fraction at a level (default `fraction`)."""
+    write_meta(destino, descricao)
+    numeros_cand = sorted({n for t in partes for n, _ in t.votos})
+    nomes = {
+        n: FICTIONAL_NAMES[i] if i < len(FICTIONAL_NAMES) else f"CANDIDATO {n}"
+        for i, n in enumerate(numeros_cand)
+    }
+    geracao = Geracao()
+    ele6 = f"{int(eleicao):06d}"
+    niveis_uf: dict[str, float] = {}
+    escritos: dict[str, Numeros] = {}
+    for instante, nivel in instantes:
+        hora = instante - dt.timedelta(seconds=atraso_s)
+        if isinstance(nivel, Mapping):
+            niveis_uf.update(nivel)
+        por_uf: dict[str, list[Numeros]] = {}
+        linhas: list[tuple[str, str, str, str, Numeros]] = []
+        for t in partes:
+            uf = t.parte[:2]
+            nv = niveis_uf.get(uf, 0.0) if isinstance(nivel, Mapping) else nivel
+            n = numbers_at(t, fracao(t, nv) if fracao is not None else fraction(t.parte, nv))
+            por_uf.setdefault(uf, []).append(n)
+            linhas.append((f"{t.parte}-c0001-e{ele6}-u.json", "mu", t.parte[2:], uf, n))
+        for uf, ns in sorted(por_uf.items()):
+            linhas.append((f"{uf}-c0001-e{ele6}-u.json", "uf", uf, uf, add(ns)))
+        todos = [n for ns in por_uf.values() for n in ns]
+        linhas.append((f"br-c0001-e{ele6}-u.json", "br", "br", "br", add(todos)))
+        arquivos: dict[str, bytes] = {}
+        for nome, tpabr, cdabr, uf, n in linhas:
+            if escritos.get(nome) == n:
+                continue  # unchanged: served regenerated by the replay
+            escritos[nome] = n
+            idg, totalizado = geracao.gerar(nome, n, hora)
+            arquivos[nome] = result_file(
+                tpabr, cdabr, n, eleicao=eleicao, turno=turno, cargo=1, hora=hora, nomes=nomes, uf=uf,
+                idg=idg, totalizado=totalizado,
+            )  # fmt: skip
+        write_capture(destino, instante, arquivos)
+    return destino

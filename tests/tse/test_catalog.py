@@ -90,8 +90,10 @@ def test_nothing_is_guessed_for_what_the_catalogue_lacks() -> None:
     with pytest.raises(CatalogError, match="ciclo"):
         race_plan(cat, muns, cfg.com(ciclo="ele2030"), Corrida("presidente", "6258", "br", "uf"))
     sem_ac = {k: v for k, v in muns.items() if k != "ac"}
-    with pytest.raises(CatalogError, match="UF ac"):
-        race_plan(cat, sem_ac, cfg, Corrida("governador", "6260", "ac", "municipio"))
+    # A UF in no municipality config: no municipal URL is guessed, only the UF file (degraded mode).
+    plano = race_plan(cat, sem_ac, cfg, Corrida("governador", "6260", "ac", "municipio"))
+    assert plano.partes == () and plano.cobertura == ()
+    assert [a.nome for a in plano.arquivos] == ["ac-c0003-e006260-u.json"]
     for bad in (b"{", b"[]", b'{"pl": []}'):
         with pytest.raises(CatalogError):
             parse_catalogue(bad)
