@@ -38,6 +38,7 @@ from site_builder.workers import Workers, chunks, default_count
 from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
 
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
+TEMPLATE_CACHE = "templates"  # compiled templates, beside the build states (`BuildState.shared`)
 
 
 @dataclass
@@ -147,7 +148,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     report.recusados = ctx.recusas
     report.avisos += ctx.avisos
     assets = collect_assets(root)
-    env = make_environment(root, assets, config.fuso_horario, report.avisos)
+    env = make_environment(root, assets, config.fuso_horario, report.avisos, state.shared(TEMPLATE_CACHE))
     env.globals.update(site=config, nav=NAV)
     site_wide = fingerprint(
         code,
@@ -181,7 +182,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 records[artifact.path] = old
             else:
                 dirty.append((artifact, key))
-        conversoes = markdown_cache.folder_beside(state.folder)
+        conversoes = state.shared(markdown_cache.FOLDER)
         bodies = _bodies(
             [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
             workers,

@@ -22,7 +22,7 @@ from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
-from site_builder.markdown_cache import CachedRenderer, folder_beside
+from site_builder.markdown_cache import FOLDER, CachedRenderer
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
@@ -185,7 +185,7 @@ def _checks_read(
             consulted = [reader.consult(path, still_valid) for path in chunk]
             yield consulted, [(data, fonte) for fonte, _cached, data in consulted if data is not None]
 
-    conversoes = folder_beside(reader.cache.folder)
+    conversoes = reader.cache.shared(FOLDER)
     read = functools.partial(
         _read_checks, editores=editores, agora=dt.datetime.now(dt.UTC), conversoes=conversoes
     )

@@ -28,9 +28,8 @@ from pathlib import Path
 import markdown
 
 from site_builder import markdown_render
-from site_builder.writer import STATE_PARENT
 
-FOLDER = "markdown"  # `.cache/eleicoes-build/markdown/`, beside the build states
+FOLDER = "markdown"  # `.cache/eleicoes-build/markdown/`, beside the build states (`BuildState.shared`)
 FORMAT = 1  # of an entry's bytes
 MAX_ENTRIES = 40_000  # 16,000 pages and two earlier versions of each, about 8 KiB apiece
 PRUNED_TO = 30_000  # what a pruned store keeps, so that pruning is not redone every build
@@ -70,11 +69,6 @@ def cache_version() -> str:
     """Checksum of everything besides the text that decides a body's HTML and addresses (once
     per process: the files cannot change under a running build without changing its code hash)."""
     return hashlib.sha256(f"{converter_signature()}\0{rules_signature()}".encode()).hexdigest()
-
-
-def folder_beside(state: Path) -> Path:
-    """The cache folder shared by the build states of a project (`state` is one of them)."""
-    return state.parent / FOLDER if state.parent.name == STATE_PARENT else state / FOLDER
 
 
 @dataclass(frozen=True)

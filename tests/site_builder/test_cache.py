@@ -51,7 +51,7 @@ def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
 
 
 def _conversions(site: Path, out: Path) -> markdown_cache.MarkdownCache:
-    return markdown_cache.MarkdownCache(markdown_cache.folder_beside(state_path(site, out)))
+    return markdown_cache.MarkdownCache(state_path(site, out).parent / markdown_cache.FOLDER)
 
 
 def _forge(site: Path, out: Path) -> None:
