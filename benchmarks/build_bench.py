@@ -258,7 +258,7 @@ def measured_build(repo: Path, root: Path, out: Path, *, warm_conversions: bool 
     with no build state, and no conversion cache unless `warm_conversions`."""
     if warm_conversions:
         shutil.rmtree(state_path(root, out), ignore_errors=True)
-        if not state_path(root, out).parent / markdown_cache.FOLDER.is_dir():
+        if not (state_path(root, out).parent / markdown_cache.FOLDER).is_dir():
             raise SystemExit("build_bench: não há cache de conversões para medir a saída fria com ele")
     else:
         shutil.rmtree(root / ".cache", ignore_errors=True)
