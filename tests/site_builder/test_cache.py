@@ -153,3 +153,33 @@ def test_one_conversion_reads_the_addresses_the_link_rules_read(text: str) -> No
     html, addresses = renderer.convert_with_addresses(text)
     assert html == markdown_render.MarkdownRenderer().convert(text)
     assert addresses == markdown_render.MarkdownRenderer().addresses(text)
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of Markdown block parses (one per conversion, shortened readings included)."""
+    parses = [0]
+    real = markdown.blockparser.BlockParser.parseDocument
+
+    def counted(self: markdown.blockparser.BlockParser, lines: list[str]) -> object:
+        parses[0] += 1
+        return real(self, lines)
+
+    monkeypatch.setattr(markdown.blockparser.BlockParser, "parseDocument", counted)
+    return parses
+
+
+def test_a_cold_build_parses_each_body_once_and_a_warm_cache_none(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bodies = {
+        read_body(path)
+        for path in sorted((site / "content").rglob("*.md"))
+        if 'status = "rascunho"' not in path.read_text(encoding="utf-8")  # a draft is not read
+    }
+    parses = _count_parses(monkeypatch)
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    assert parses[0] == len(bodies)  # the link rules' reading and the page share one parse
+    parses[0] = 0
+    _cold_output(site, out)
+    assert parses[0] == 0
