@@ -2,8 +2,9 @@
 
 Measures, in CPU seconds of the build process and its workers (each build in a fresh process),
 a cold build (no output, no build state, no conversion cache), a cold output with a warm
-conversion cache (output folder and build state dropped, `.cache/eleicoes-build/markdown/`
-kept: a build after a crash, or a CI run that restores only that cache) and Pelican's cold
+conversion cache (output folder and build state dropped, `.cache/eleicoes-build/markdown/` and
+the compiled templates beside it kept: a build after a crash, or a CI run that restores only
+those caches) and Pelican's cold
 build of the same pages, alternated round by round so that a change in the machine's load hits
 all three alike; prints each with its ratio to Pelican's. Then the wall time of a rebuild with
 nothing changed and with one page changed (median of several runs each, in this process).
@@ -318,14 +319,14 @@ def memory(args: argparse.Namespace) -> None:
     body = "\n".join(lines)
     print(body)
     if not args.sem_registro:
-        write_section("Site build: peak memory", "python benchmarks/build_bench.py --memoria", body)
+        write_section("Site build: peak memory", command(args, 16_000, "--memoria"), body)
 
 
 def main() -> None:
     """Run the benchmark and record the figures."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--paginas", type=int, default=None, help="10.000 (16.000 com --memoria)")
-    parser.add_argument("--rodadas", type=int, default=3)
+    parser.add_argument("--rodadas", type=int, default=DEFAULT_ROUNDS)
     parser.add_argument("--memoria", action="store_true", help="pico de memória de builds a frio")
     parser.add_argument("--antes", help="revisão git do construtor a comparar (com --memoria)")
     parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
@@ -356,9 +357,20 @@ def main() -> None:
     )
     print(body)
     if not args.sem_registro:
-        write_section("Site build", "python benchmarks/build_bench.py", body)
+        write_section("Site build", command(args, 10_000), body)
 
 
+def command(args: argparse.Namespace, default_pages: int, *flags: str) -> str:
+    """The command line that reproduces this run (its options that differ from the defaults)."""
+    words = ["python benchmarks/build_bench.py", *flags]
+    if args.paginas != default_pages:
+        words.append(f"--paginas {args.paginas}")
+    if args.rodadas != DEFAULT_ROUNDS:
+        words.append(f"--rodadas {args.rodadas}")
+    return " ".join(words)
+
+
+DEFAULT_ROUNDS = 3
 WORDS = len(BODY.split())
 
 # What each case drops before its build, in a process of its own.
