@@ -23,7 +23,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder import last_good, markdown_render
+from site_builder import last_good, markdown_cache, markdown_render
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import collect
@@ -42,6 +42,7 @@ from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWri
 
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
 log = logging.getLogger("eleicoes.build")
+TEMPLATE_CACHE = "templates"  # compiled templates, beside the build states (`BuildState.shared`)
 
 
 @dataclass
@@ -86,13 +87,16 @@ def state_path(root: Path, out: Path) -> Path:
     return root / ".cache" / STATE_PARENT / name
 
 
-def _convert_files(paths: list[str], renderer: markdown_render.MarkdownRenderer | None = None) -> list[str]:
-    """HTML of the Markdown body of each file (the unit of work of a build worker)."""
-    renderer = renderer or markdown_render.MarkdownRenderer()
+def _convert_files(
+    paths: list[str], renderer: markdown_cache.CachedRenderer | None = None, conversoes: Path | None = None
+) -> list[str]:
+    """HTML of the Markdown body of each file (the unit of work of a build worker), from the
+    conversion cache in `conversoes` when it holds the body."""
+    renderer = renderer or markdown_cache.CachedRenderer(conversoes)
     return [_convert_file(renderer, path) for path in paths]
 
 
-def _convert_file(renderer: markdown_render.MarkdownRenderer, path: str) -> str:
+def _convert_file(renderer: markdown_cache.CachedRenderer, path: str) -> str:
     """HTML of one file's body; ContentError naming the file when it is too costly to convert
     (collect refuses such a file first: this holds if it changed in between)."""
     text = read_body(Path(path))
@@ -102,13 +106,14 @@ def _convert_file(renderer: markdown_render.MarkdownRenderer, path: str) -> str:
         raise ContentError(path, exc.motivo) from exc
 
 
-def _bodies(paths: list[str], workers: Workers) -> Generator[str, None, None]:
+def _bodies(paths: list[str], workers: Workers, conversoes: Path) -> Generator[str, None, None]:
     """HTML of the Markdown body of each file, in order, read and converted a few chunks ahead of
     the consumer: however many pages change, only those chunks' bodies are held at once."""
     if not paths:
         return
-    here = functools.partial(_convert_files, renderer=markdown_render.MarkdownRenderer())
-    for _key, converted in workers.map(_convert_files, ((None, c) for c in chunks(paths)), len(paths), here):
+    work = functools.partial(_convert_files, conversoes=conversoes)
+    here = functools.partial(_convert_files, renderer=markdown_cache.CachedRenderer(conversoes))
+    for _key, converted in workers.map(work, ((None, c) for c in chunks(paths)), len(paths), here):
         yield from converted
 
 
@@ -181,7 +186,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         log.warning("build: %s", problem)
     report.avisos += ctx.avisos
     assets = collect_assets(root)
-    env = make_environment(root, assets, config.fuso_horario, report.avisos)
+    env = make_environment(root, assets, config.fuso_horario, report.avisos, state.shared(TEMPLATE_CACHE))
     env.globals.update(site=config, nav=NAV)
     site_wide = fingerprint(
         code,
@@ -215,9 +220,11 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 records[artifact.path] = old
             else:
                 dirty.append((artifact, key))
+        conversoes = state.shared(markdown_cache.FOLDER)
         bodies = _bodies(
             [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
             workers,
+            conversoes,
         )
         with contextlib.closing(bodies):
             for artifact, key in dirty:
@@ -251,6 +258,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         last_good.save(root, {**accepted, **ctx.aceitos})  # only what a committed build accepted
     except OSError as exc:
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
+    if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
+        markdown_cache.MarkdownCache(conversoes).prune()
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale

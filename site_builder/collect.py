@@ -23,7 +23,7 @@ from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
-from site_builder.markdown_render import MarkdownRenderer
+from site_builder.markdown_cache import FOLDER, CachedRenderer
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
@@ -176,17 +176,19 @@ def _read_checks(
     items: list[tuple[bytes, Fonte]],
     editores: tuple[Registro, str],
     agora: dt.datetime,
-    renderer: MarkdownRenderer | None = None,
+    renderer: CachedRenderer | None = None,
+    conversoes: Path | None = None,
 ) -> list[_Lida | Recusa]:
     """Each check file read and judged by the content rules (the unit of work of a build worker:
-    the link rules convert each body to Markdown, the costliest part of reading a check)."""
-    renderer = renderer or MarkdownRenderer()
+    the link rules convert each body to Markdown, the costliest part of reading a check; the
+    conversion goes into the cache in `conversoes`, where the page's render finds it)."""
+    renderer = renderer or CachedRenderer(conversoes)
     read = functools.partial(_read_check, editores=editores, agora=agora, renderer=renderer)
     return [parse_bytes(data, fonte, read) for data, fonte in items]
 
 
 def _read_check(
-    texto: str, fonte: Fonte, editores: tuple[Registro, str], agora: dt.datetime, renderer: MarkdownRenderer
+    texto: str, fonte: Fonte, editores: tuple[Registro, str], agora: dt.datetime, renderer: CachedRenderer
 ) -> _Lida:
     lida = regras.ler_checagem(texto, fonte, editores[0], agora, renderer.addresses)
     entry: dict[str, Any] = {"problemas": "\n".join(map(str, lida.problemas)), "editores": editores[1]}
@@ -238,8 +240,11 @@ def _checks_read(
             consulted = [reader.consult(path, still_valid) for path in chunk]
             yield consulted, [(data, fonte) for fonte, _cached, data in consulted if data is not None]
 
-    read = functools.partial(_read_checks, editores=editores, agora=dt.datetime.now(dt.UTC))
-    here = functools.partial(read, renderer=MarkdownRenderer())  # one converter for every file here
+    conversoes = reader.cache.shared(FOLDER)
+    read = functools.partial(
+        _read_checks, editores=editores, agora=dt.datetime.now(dt.UTC), conversoes=conversoes
+    )
+    here = functools.partial(read, renderer=CachedRenderer(conversoes))  # one converter for every file here
     for consulted, outcomes in workers.map(read, jobs(), len(paths), here):
         fresh = iter(outcomes)
         for fonte, cached, data in consulted:

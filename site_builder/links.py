@@ -20,9 +20,17 @@ def internal_links(html: str) -> tuple[str, ...]:
     )
 
 
+# What makes `urlsplit` do more than return a root-relative link as its path: a query, a
+# fragment, or the characters it removes from any URL.
+_NOT_PLAIN = re.compile(r"[?#\t\r\n]")
+
+
 def target_of(link: str) -> str:
     """Output file a root-relative link is served from (`/a/` -> `a/index.html`)."""
-    path = urlsplit(link).path.lstrip("/")
+    # `internal_links` gives plain paths: splitting them (a third of a no-op rebuild's link
+    # check) would return them as they are.
+    plain = link.startswith("/") and not link.startswith("//") and not _NOT_PLAIN.search(link)
+    path = (link if plain else urlsplit(link).path).lstrip("/")
     return path + "index.html" if path == "" or path.endswith("/") else path
 
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from typing import Literal
 
 import markdown
 from markdown.treeprocessors import Treeprocessor
 
 from site_builder.conteudo.texto_seguro import conversao_excessiva, url_proibida
 
-EXTENSIONS = ["tables", "fenced_code", "sane_lists"]
+EXTENSIONS = ("tables", "fenced_code", "sane_lists")
+OUTPUT_FORMAT: Literal["html"] = "html"
 
 
 class ConversionRefusedError(ValueError):
@@ -89,7 +91,7 @@ NOT_LINKS = ("linebreak", "entity", "em_strong")
 
 
 def _markdown() -> markdown.Markdown:
-    md = markdown.Markdown(extensions=EXTENSIONS, output_format="html")
+    md = markdown.Markdown(extensions=list(EXTENSIONS), output_format=OUTPUT_FORMAT)
     # Editors' raw HTML is shown as text, never passed through.
     md.preprocessors.deregister("html_block")
     md.inlinePatterns.deregister("html")
@@ -103,14 +105,25 @@ class MarkdownRenderer:
         self._md = _markdown()
         self._md.treeprocessors.register(_UnsafeUrlRemover(self._md), "unsafe_urls", 0)
         self._md.treeprocessors.register(_ScrollableTables(self._md), "scrollable_tables", 5)
+        # The page's own conversion reads its addresses too (before `unescape` and the unsafe
+        # URL remover, priority 0): one parse gives the page and what the link rules judge.
+        self._found: list[str] = []
+        self._md.treeprocessors.register(_AddressCollector(self._md, self._found), "addresses", 1)
         self._links: markdown.Markdown | None = None
         self._addresses: list[str] = []
 
     def convert(self, text: str) -> str:
         """HTML for one Markdown document; ConversionRefusedError for one too costly to convert."""
+        return self.convert_with_addresses(text)[0]
+
+    def convert_with_addresses(self, text: str) -> tuple[str, list[str]]:
+        """(HTML, every link and image address as `addresses` reads them) of one Markdown
+        document, from one conversion; ConversionRefusedError for one too costly to convert."""
         _guard(text)
         self._md.reset()
-        return self._md.convert(text)
+        self._found.clear()
+        html = self._md.convert(text)
+        return html, list(self._found)
 
     def addresses(self, text: str) -> list[str]:
         """Every link and image address of a Markdown document, before unsafe ones are removed.

@@ -34,9 +34,14 @@ def data_extenso(value: dt.date, fuso: str) -> str:
 
 
 def make_environment(
-    root: Path, assets: dict[str, Asset], fuso: str, avisos: list[str]
+    root: Path, assets: dict[str, Asset], fuso: str, avisos: list[str], bytecode: Path | None = None
 ) -> jinja2.Environment:
-    """The environment every template renders in; `avisos` collects missing-asset warnings."""
+    """The environment every template renders in; `avisos` collects missing-asset warnings.
+
+    `bytecode`: a folder where compiled templates are kept between builds (compiling the page
+    templates is most of a one-page rebuild). Jinja keys each by the template's name and source
+    checksum and by the Python version, and recompiles on any mismatch or unreadable file.
+    """
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(root / TEMPLATES_DIR),
         autoescape=True,
@@ -44,6 +49,9 @@ def make_environment(
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Templates do not change during a build: no stat of each template at each page.
+        auto_reload=False,
+        bytecode_cache=_bytecode_cache(bytecode) if bytecode is not None else None,
     )
 
     def asset(name: str) -> str:
@@ -59,6 +67,16 @@ def make_environment(
     env.filters["data_extenso"] = lambda value: data_extenso(value, fuso)
     env.filters["iso"] = lambda value: value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     return env
+
+
+def _bytecode_cache(folder: Path) -> jinja2.BytecodeCache | None:
+    """Jinja's file cache of compiled templates in `folder`; None when it cannot be made (the
+    templates are then compiled in memory, as without a cache)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
 
 
 def template_closure_hash(env: jinja2.Environment, name: str, cache: dict[str, str]) -> str:

@@ -89,6 +89,11 @@ class BuildState:
             state.shards.append(shard)
         return state
 
+    def shared(self, name: str) -> Path:
+        """A folder beside this state, shared by every output folder's build of the project
+        (`.cache/eleicoes-build/<name>`): caches whose entries hold whatever the output is."""
+        return self.folder.parent / name
+
     @property
     def outputs(self) -> dict[str, OutputRecord]:
         """Every output the previous build recorded."""

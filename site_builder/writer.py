@@ -81,6 +81,7 @@ class StagedWriter:
     staged: dict[str, Path] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
     new: set[str] = field(default_factory=set)  # staged paths the output folder does not hold yet
+    _staging: Path | None = None  # the staging folder, once made (not once per staged file)
 
     def claim(self, rel: str) -> None:
         """Reserve an output path; a second claim of the same path is an error."""
@@ -107,8 +108,10 @@ class StagedWriter:
         target = self.root / rel
         if self._unchanged(target, rel, digest, len(data)):
             return digest
-        staging = self.root / STAGING_DIR
-        staging.mkdir(parents=True, exist_ok=True)
+        staging = self._staging
+        if staging is None:
+            staging = self._staging = self.root / STAGING_DIR
+            staging.mkdir(parents=True, exist_ok=True)
         temp = staging / f"{len(self.staged):06d}"
         temp.write_bytes(data)
         self.staged[rel] = temp
@@ -132,23 +135,28 @@ class StagedWriter:
 
     def finish(self) -> None:
         """End the commit: the staging folder and its journal go."""
+        self._staging = None
         remove_staging(self.root)
 
     def abort(self) -> None:
         """Remove every staged file; the output folder is as before the build."""
         self.staged.clear()
         self.new.clear()
+        self._staging = None
         remove_staging(self.root)
 
 
 def apply_journal(root: Path, journal: Journal) -> None:
     """Do the journal's renames and deletions; what a previous attempt did already is skipped."""
     staging = root / STAGING_DIR
+    made: set[Path] = set()  # folders known to exist: one mkdir per folder, not per file
     for temp, rel in journal.moves:
         source = staging / temp
         if source.exists():
             target = root / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in made:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                made.add(target.parent)
             source.replace(target)
     for rel in journal.deletions:
         path = root / rel

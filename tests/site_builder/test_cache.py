@@ -1,0 +1,185 @@
+"""The conversion cache: pages built from it are byte for byte those of a build without it, an
+entry of another converter or other rules is never used, and a corrupt entry is ignored."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import markdown
+import pytest
+
+from site_builder import markdown_cache, markdown_render
+from site_builder.build import build_site, state_path
+from site_builder.conteudo.frontmatter import read_body
+from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
+from tests.site_builder.test_enderecos import TRICKY, _checks
+
+GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
+CHECK = "content/checagens/um.md"
+FORGED = "<p>corpo forjado no cache</p>"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One fixture project for the module (its builds only ever wipe outputs and caches)."""
+    root = tmp_path_factory.mktemp("cache") / "projeto"
+    shutil.copytree(FIXTURE_CONTENT, root / "content")
+    shutil.copytree(FIXTURE_DATA, root / "data")
+    shutil.copytree(REPO / "templates", root / "templates")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(site: Path) -> Iterator[None]:
+    """Each test starts without a cache; `cache_version` is computed once per process, and tests
+    that change its inputs recompute it."""
+    shutil.rmtree(site / ".cache", ignore_errors=True)
+    markdown_cache.cache_version.cache_clear()
+    yield
+    markdown_cache.cache_version.cache_clear()
+
+
+def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
+    """A build into an empty output folder with no build state: only the conversion cache stays."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(state_path(site, out), ignore_errors=True)
+    build_site(site, out, strict=True)
+    return snapshot(out)
+
+
+def _conversions(site: Path, out: Path) -> markdown_cache.MarkdownCache:
+    return markdown_cache.MarkdownCache(state_path(site, out).parent / markdown_cache.FOLDER)
+
+
+def _forge(site: Path, out: Path) -> None:
+    """Replace the cached HTML of one check's body by other (well-formed) HTML."""
+    cache = _conversions(site, out)
+    key = cache.key(read_body(site / CHECK))
+    found = cache.get(key)
+    assert found is not None, "the build stored no conversion of the check's body"
+    cache.put(key, markdown_cache.Converted(FORGED, found.addresses))
+
+
+def test_cached_pages_are_the_pages_of_a_build_without_cache(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    filled = _cold_output(site, out)  # every body converted and stored
+    from_cache = _cold_output(site, out)  # every body read back from the cache
+    golden = snapshot(GOLDEN)
+    assert sorted(filled) == sorted(golden) == sorted(from_cache)
+    for rel, data in golden.items():
+        assert filled[rel] == data, f"{rel}: the build that filled the cache differs"
+        assert from_cache[rel] == data, f"{rel}: the build from the cache differs"
+    assert _conversions(site, out).folder.is_dir()
+    assert not _conversions(site, out).folder.is_relative_to(out)
+
+
+def test_the_build_uses_the_cache_after_the_output_is_wiped(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    _forge(site, out)
+    assert FORGED.encode() in b"".join(_cold_output(site, out).values())
+
+
+def test_a_new_converter_version_invalidates_every_entry(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    _forge(site, out)
+    monkeypatch.setattr(markdown, "__version__", markdown.__version__ + ".outra")
+    markdown_cache.cache_version.cache_clear()
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+
+
+def test_a_change_of_the_rules_invalidates_every_entry(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    _forge(site, out)
+    package = tmp_path / "site_builder"  # the rules' sources, one of them edited
+    for name in markdown_cache.RULE_SOURCES:
+        (package / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(markdown_cache.PACKAGE / name, package / name)
+    rules = package / "conteudo" / "texto_seguro.py"
+    rules.write_text(rules.read_text(encoding="utf-8") + "\n# uma regra nova\n", encoding="utf-8")
+    monkeypatch.setattr(markdown_cache, "PACKAGE", package)
+    markdown_cache.cache_version.cache_clear()
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "not json", "empty"])
+def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    cache = _conversions(site, out)
+    key = cache.key(read_body(site / CHECK))
+    entry = Path(cache.folder, key[:2], key[2:])
+    data = entry.read_bytes()
+    damaged = {
+        "truncated": data[: len(data) // 2],
+        "flipped": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:],
+        "not json": data[:65] + b"{" + data[66:],
+        "empty": b"",
+    }[damage]
+    entry.write_bytes(damaged)
+    assert cache.get(key) is None
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert entry.read_bytes() == data
+
+
+def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
+    cache = markdown_cache.MarkdownCache(tmp_path / "markdown")
+    keys = [cache.key(f"corpo {i}") for i in range(12)]
+    for i, key in enumerate(keys):
+        cache.put(key, markdown_cache.Converted(f"<p>{i}</p>", ()))
+        path = Path(cache.folder, key[:2], key[2:])
+        ns = 1_700_000_000_000_000_000 + i * 1_000_000_000
+        os.utime(path, ns=(ns, ns))
+    assert cache.prune(limit=12, keep=5) == 0
+    assert cache.prune(limit=10, keep=5) == 7
+    assert [k for k in keys if cache.get(k) is not None] == keys[7:]
+
+
+BODIES = [*TRICKY, *_checks()]
+
+
+@pytest.mark.parametrize("text", BODIES, ids=[str(i) for i in range(len(BODIES))])
+def test_one_conversion_reads_the_addresses_the_link_rules_read(text: str) -> None:
+    renderer = markdown_render.MarkdownRenderer()
+    html, addresses = renderer.convert_with_addresses(text)
+    assert html == markdown_render.MarkdownRenderer().convert(text)
+    assert addresses == markdown_render.MarkdownRenderer().addresses(text)
+
+
+def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A counter of Markdown block parses (one per conversion, shortened readings included)."""
+    parses = [0]
+    real = markdown.blockparser.BlockParser.parseDocument
+
+    def counted(self: markdown.blockparser.BlockParser, lines: list[str]) -> object:
+        parses[0] += 1
+        return real(self, lines)
+
+    monkeypatch.setattr(markdown.blockparser.BlockParser, "parseDocument", counted)
+    return parses
+
+
+def test_a_cold_build_parses_each_body_once_and_a_warm_cache_none(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bodies = {
+        read_body(path)
+        for path in sorted((site / "content").rglob("*.md"))
+        if 'status = "rascunho"' not in path.read_text(encoding="utf-8")  # a draft is not read
+    }
+    parses = _count_parses(monkeypatch)
+    out = tmp_path / "public"
+    _cold_output(site, out)
+    assert parses[0] == len(bodies)  # the link rules' reading and the page share one parse
+    parses[0] = 0
+    _cold_output(site, out)
+    assert parses[0] == 0
