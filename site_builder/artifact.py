@@ -24,6 +24,9 @@ class Artifact:
     # When what the page shows last changed, for sitemap.xml (W3C format); None for pages whose
     # content carries no date (methodology texts): no date is better than an invented one.
     lastmod: str | None = None
+    # Raw bytes costly to make (a drawn image): kept in the builder's cross-build cache, so an
+    # output folder wiped (CI, a crash) gets them back without drawing them again.
+    guardar: bool = False
 
     @property
     def url(self) -> str:
@@ -48,10 +51,10 @@ def url_of(path: str) -> str:
     return "/" + path.removesuffix("index.html")
 
 
-def raw(path: str, fingerprint: str, data: Callable[[], bytes]) -> Artifact:
+def raw(path: str, fingerprint: str, data: Callable[[], bytes], *, guardar: bool = False) -> Artifact:
     """An output copied byte for byte (a data file, a JSON document): no template, not in the sitemap.
 
     `fingerprint` must change whenever the bytes do (e.g. the source file's SHA-256); `data` is
-    called only when the output must be written again.
+    called only when the output must be written again (`guardar`: see `Artifact.guardar`).
     """
-    return Artifact(path, "", fingerprint, dict, sitemap=False, data=data)
+    return Artifact(path, "", fingerprint, dict, sitemap=False, data=data, guardar=guardar)

@@ -43,6 +43,7 @@ from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWri
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
 log = logging.getLogger("eleicoes.build")
 TEMPLATE_CACHE = "templates"  # compiled templates, beside the build states (`BuildState.shared`)
+IMAGE_CACHE = "imagens"  # drawn images (`Artifact.guardar`), keyed like the outputs they are
 
 
 @dataclass
@@ -221,6 +222,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
             else:
                 dirty.append((artifact, key))
         conversoes = state.shared(markdown_cache.FOLDER)
+        images = markdown_cache.EntryStore(state.shared(IMAGE_CACHE))
         bodies = _bodies(
             [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
             workers,
@@ -228,7 +230,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         )
         with contextlib.closing(bodies):
             for artifact, key in dirty:
-                data = _output(env, artifact, bodies)
+                data = _output(env, artifact, bodies, images, key)
                 digest = writer.stage(artifact.path, data)
                 has_links = artifact.data is None and artifact.path.endswith((".html", ".xml"))
                 links = internal_links(data.decode("utf-8")) if has_links else ()
@@ -260,6 +262,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
+    if any(a.guardar for a, _ in dirty):
+        images.prune()
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale
@@ -267,10 +271,24 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     return report
 
 
-def _output(env: jinja2.Environment, artifact: Artifact, bodies: Iterator[str]) -> bytes:
-    """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown."""
+def _output(
+    env: jinja2.Environment,
+    artifact: Artifact,
+    bodies: Iterator[str],
+    images: markdown_cache.EntryStore,
+    key: str,
+) -> bytes:
+    """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown; an
+    artifact to keep (`Artifact.guardar`) is taken from `images` under its output key, or made
+    and stored there."""
     if artifact.data is not None:
-        return artifact.data()
+        if not artifact.guardar:
+            return artifact.data()
+        kept = images.get_bytes(key)
+        if kept is None:
+            kept = artifact.data()
+            images.put_bytes(key, kept)
+        return kept
     context = {"pagina_url": artifact.url, **artifact.context()}
     if artifact.markdown is not None:
         context["corpo_html"] = Markup(next(bodies))  # noqa: S704 - produced by the safe renderer

@@ -80,20 +80,17 @@ class Converted:
 
 
 @dataclass(frozen=True)
-class MarkdownCache:
-    """The entries stored in `folder`, keyed by `cache_version()`."""
+class EntryStore:
+    """Checksummed byte entries in `folder`, one file per key, sharded by the key's first two
+    characters: what every cross-build cache of the builder keeps (converted bodies, drawn images)."""
 
     folder: Path
-
-    def key(self, text: str) -> str:
-        """The entry name of one body under this converter and these rules."""
-        return hashlib.sha256(f"{cache_version()}\0{text}".encode()).hexdigest()
 
     def _path(self, key: str) -> str:
         return f"{self.folder}/{key[:2]}/{key[2:]}"
 
-    def get(self, key: str) -> Converted | None:
-        """The entry `key`, or None when absent, unreadable or corrupt."""
+    def get_bytes(self, key: str) -> bytes | None:
+        """The payload of entry `key`, or None when absent, unreadable or corrupt."""
         try:
             with open(self._path(key), "rb") as handle:  # noqa: PTH123 - once per page
                 data = handle.read()
@@ -105,17 +102,10 @@ class MarkdownCache:
             or data[_DIGEST : _DIGEST + 1] != b"\n"
         ):
             return None
-        try:
-            html, addresses = json.loads(payload)
-        except ValueError:
-            return None
-        if not isinstance(html, str) or not isinstance(addresses, list):
-            return None
-        return Converted(html, tuple(str(a) for a in addresses))
+        return payload
 
-    def put(self, key: str, converted: Converted) -> None:
+    def put_bytes(self, key: str, payload: bytes) -> None:
         """Store an entry (atomically: a reader sees the whole entry or none)."""
-        payload = json.dumps([converted.html, converted.addresses], ensure_ascii=False).encode()
         data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
         path = self._path(key)
         temp = f"{path}.{os.getpid()}.tmp"
@@ -125,7 +115,7 @@ class MarkdownCache:
                 handle.write(data)
             os.replace(temp, path)  # noqa: PTH105
         except OSError:
-            # A cache that cannot be written only means converting again next time.
+            # A cache that cannot be written only means doing the work again next time.
             with contextlib.suppress(OSError):
                 os.unlink(temp)  # noqa: PTH108
 
@@ -152,6 +142,32 @@ class MarkdownCache:
                 os.unlink(name)  # noqa: PTH108
                 removed += 1
         return removed
+
+
+@dataclass(frozen=True)
+class MarkdownCache(EntryStore):
+    """The converted bodies stored in `folder`, keyed by `cache_version()`."""
+
+    def key(self, text: str) -> str:
+        """The entry name of one body under this converter and these rules."""
+        return hashlib.sha256(f"{cache_version()}\0{text}".encode()).hexdigest()
+
+    def get(self, key: str) -> Converted | None:
+        """The entry `key`, or None when absent, unreadable or corrupt."""
+        payload = self.get_bytes(key)
+        if payload is None:
+            return None
+        try:
+            html, addresses = json.loads(payload)
+        except ValueError:
+            return None
+        if not isinstance(html, str) or not isinstance(addresses, list):
+            return None
+        return Converted(html, tuple(str(a) for a in addresses))
+
+    def put(self, key: str, converted: Converted) -> None:
+        """Store an entry (atomically: a reader sees the whole entry or none)."""
+        self.put_bytes(key, json.dumps([converted.html, converted.addresses], ensure_ascii=False).encode())
 
 
 class CachedRenderer:

@@ -148,7 +148,12 @@ def render_png(cartao: Cartao) -> bytes:
 
 def artifact(url: str, cartao: Cartao) -> Artifact:
     """The image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
-    return raw(url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), lambda: render_png(cartao))
+    return raw(
+        url.lstrip("/"),
+        fingerprint(repr(cartao), renderer_version()),
+        lambda: render_png(cartao),
+        guardar=True,
+    )
 
 
 # The verdict seals' colours of the stylesheet (--verdadeiro ... --sem-dados), white text on each.
@@ -250,5 +255,8 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHE
 def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
     """A check's image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
     return raw(
-        url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), lambda: render_checagem_png(cartao)
+        url.lstrip("/"),
+        fingerprint(repr(cartao), renderer_version()),
+        lambda: render_checagem_png(cartao),
+        guardar=True,
     )

@@ -183,3 +183,33 @@ def test_a_cold_build_parses_each_body_once_and_a_warm_cache_none(
     parses[0] = 0
     _cold_output(site, out)
     assert parses[0] == 0
+
+
+def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Share images (`Artifact.guardar`) are drawn once: a wiped output gets the same bytes back
+    from the cache without drawing; a corrupt entry is drawn again."""
+    from site_builder import build as build_module
+    from site_builder import share_image
+
+    out = tmp_path / "public"
+    first = _cold_output(site, out)
+    images = [rel for rel in first if rel.endswith(share_image.FILE_NAME)]
+    assert any(rel.startswith("checagens/") for rel in images), "the fixture site has no check card"
+    drawn: list[str] = []
+    real = share_image.render_checagem_png
+
+    def counting(cartao: share_image.CartaoChecagem, compressao: int = 1) -> bytes:
+        drawn.append(cartao.afirmacao)
+        return real(cartao, compressao)
+
+    monkeypatch.setattr(share_image, "render_checagem_png", counting)
+    assert _cold_output(site, out) == first
+    assert drawn == []
+    store = markdown_cache.EntryStore(state_path(site, out).parent / build_module.IMAGE_CACHE)
+    for shard in store.folder.iterdir():
+        for entry in shard.iterdir():
+            entry.write_bytes(entry.read_bytes()[:-7])  # every image entry damaged
+    assert _cold_output(site, out) == first
+    assert drawn, "a damaged image entry was used instead of drawing the image again"
