@@ -3,14 +3,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.instalado
+# `make test BIN=/some/venv/bin` uses that venv's tools as they are and installs nothing
+# (benchmarks/suite_bench.py runs a fresh clone's suite that way).
+ifeq ($(origin BIN),command line)
+STAMP :=
+endif
+# The suite in parallel, one worker per core (pytest-xdist); tests sharing a module-scoped
+# fixture stay in one worker (groups set in tests/conftest.py). Rules for tests: tests/README.md.
+PYTEST_PARALELO ?= -n auto --dist loadgroup
 
 .PHONY: demo test lint typecheck unit build bench clean
 
+ifneq ($(STAMP),)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+endif
 
 demo: $(STAMP)
 	$(BIN)/eleicoes demo
@@ -25,7 +35,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALELO)
 
 build: $(STAMP)
 	$(BIN)/eleicoes build --strict
