@@ -9,7 +9,8 @@ does on a clean machine, timing the whole command and reading pytest's own summa
 
 Without `--ci` the clone uses the tools of this interpreter's venv as they are (`make test
 BIN=...`: nothing is installed) and finds its own code first (PYTHONPATH). `--ci` runs `.ci/run`,
-which creates a venv in each clone and installs the package there (pip needs its index). The
+which creates a venv in each clone and installs the package there (pip needs its index).
+`PYTEST_ADDOPTS` passes through (e.g. `--durations=0`, with `--logs DIR` to keep each output). The
 figures and the load average (1 min) before and after go to docs/PERFORMANCE.md, one section per
 mode ("Test suite: one clone", "Test suite: two clones and a CPU hog").
 """
@@ -21,6 +22,7 @@ import contextlib
 import multiprocessing
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -113,8 +115,7 @@ def comando_de_teste(ci: bool, bin_dir: Path) -> list[str]:
 
 def rodar(clone: Path, comando: Sequence[str], log: Path) -> Execucao:
     """Run `comando` in `clone` (output to `log`), timed from start to exit."""
-    env = {**os.environ, "CI": "true", "PYTHONPATH": str(clone)}
-    env.pop("PYTEST_ADDOPTS", None)
+    env = {**os.environ, "CI": "true", "PYTHONPATH": str(clone)}  # PYTEST_ADDOPTS passes through
     inicio = time.monotonic()
     with log.open("w", encoding="utf-8") as saida:
         feito = subprocess.run(list(comando), cwd=clone, env=env, stdout=saida, stderr=subprocess.STDOUT)
@@ -199,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--ci", action="store_true", help="rodar bash .ci/run (cria o venv em cada clone)")
     parser.add_argument("--nao-gravar", action="store_true", help="não escrever em docs/PERFORMANCE.md")
+    parser.add_argument("--logs", type=Path, help="pasta onde guardar a saída de cada clone")
     args = parser.parse_args(argv)
     commit = subprocess.run(
         ["git", "-C", str(REPO), "rev-parse", args.commit], check=True, capture_output=True, text=True
@@ -228,6 +230,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{e.comando}: {e.segundos:.1f} s, {e.resultado()}")
             if not e.verde:
                 print(e.log.read_text(encoding="utf-8", errors="replace")[-4000:], file=sys.stderr)
+        if args.logs is not None:
+            args.logs.mkdir(parents=True, exist_ok=True)
+            for e in execucoes:
+                shutil.copy2(e.log, args.logs / e.log.name)
         texto = corpo(execucoes, commit, antes, depois, ocupacao)
         print(texto)
         if not args.nao_gravar:

@@ -20,6 +20,22 @@ settings.register_profile(
 )
 settings.load_profile("eleicoes")
 
+# The slowest test modules (`--durations=0`, summed per file), started first: under xdist a long
+# module picked up last keeps one worker busy while the others have nothing left to do. Order
+# only; a module missing from the list runs in its usual place.
+LENTOS_PRIMEIRO = (
+    "tests/test_demo.py",
+    "tests/tse/test_suite_falhas.py",
+    "tests/leitor/test_acessibilidade.py",
+    "tests/test_scheduler.py",
+    "tests/tse/test_kill.py",
+    "tests/tse/test_hardening.py",
+    "tests/debate_audio/test_processar.py",
+    "tests/model/test_backtest_regional.py",
+    "tests/leitor/test_ao_vivo.py",
+    "tests/projecao/test_ao_vivo_noite.py",
+)
+
 # Fixture scopes whose value is shared by several tests of one module: those tests run in the same
 # xdist worker, or each worker would build the fixture again.
 ESCOPOS_AGRUPADOS = frozenset({"module", "class", "package"})
@@ -70,7 +86,10 @@ def _grupos(items: list[pytest.Item]) -> dict[str, str]:
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the marks (it appends the group to the node id)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark each test sharing a module-scoped fixture with that fixture's xdist group."""
+    """Slow modules first (LENTOS_PRIMEIRO); each test sharing a module-scoped fixture marked with
+    that fixture's xdist group."""
+    posicao = {modulo: i for i, modulo in enumerate(LENTOS_PRIMEIRO)}
+    items.sort(key=lambda item: posicao.get(item.nodeid.split("::", 1)[0], len(posicao)))  # stable
     grupos = _grupos(items)
     for item in items:
         if (grupo := grupos.get(item.nodeid)) is not None:
