@@ -1,7 +1,8 @@
 """Test-suite benchmark: `make test` (ruff, mypy, pytest) in a fresh clone, alone or under load.
 
-Clones the given commit into a temporary folder and runs the README's test command there, as CI
-does on a clean machine, timing the whole command and reading pytest's own summary line:
+Clones the given commit into a temporary folder (beside a link to the checkout's `../shared`, the
+spec and datasets the tests read) and runs the README's test command there, as CI does on a clean
+machine, timing the whole command and reading pytest's own summary line:
 
     python benchmarks/suite_bench.py [--commit HEAD]          # one clone, this venv's tools
     python benchmarks/suite_bench.py --carga                  # two clones at once plus a CPU hog
@@ -108,6 +109,14 @@ def clonar(commit: str, destino: Path) -> str:
     return feito.stdout.strip()
 
 
+def ao_lado(pasta: Path) -> None:
+    """Link the shared spec and datasets (`../shared` of the checkout, which many tests read) beside
+    the clones in `pasta`, where a clone's `REPO.parent / "shared"` looks for them."""
+    compartilhada = (REPO.parent / "shared").resolve()
+    if compartilhada.is_dir():
+        (pasta / "shared").symlink_to(compartilhada, target_is_directory=True)
+
+
 def comando_de_teste(ci: bool, bin_dir: Path) -> list[str]:
     """`bash .ci/run`, or `make test` with the given venv's tools (nothing installed)."""
     return ["bash", ".ci/run"] if ci else ["make", "test", f"BIN={bin_dir}"]
@@ -208,6 +217,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     clones = 2 if args.carga else 1
     ocupacao = args.ocupar if args.carga else 0
     with tempfile.TemporaryDirectory(prefix="suite-bench-") as tmp:
+        ao_lado(Path(tmp))
         pastas = [Path(tmp) / f"clone-{i}" for i in range(1, clones + 1)]
         for pasta in pastas:
             clonar(commit, pasta)

@@ -92,5 +92,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: posicao.get(item.nodeid.split("::", 1)[0], len(posicao)))  # stable
     grupos = _grupos(items)
     for item in items:
+        if item.get_closest_marker("xdist_group") is not None:
+            continue  # a group set by the module itself wins
         if (grupo := grupos.get(item.nodeid)) is not None:
             item.add_marker(pytest.mark.xdist_group(grupo))

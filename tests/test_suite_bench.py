@@ -7,10 +7,12 @@ from pathlib import Path
 
 from benchmarks.report import HEADER, write_section
 from benchmarks.suite_bench import (
+    REPO,
     SECAO_CARGA,
     SECAO_SOZINHA,
     Execucao,
     ResumoPytest,
+    ao_lado,
     comando_de_teste,
     corpo,
     resumo_pytest,
@@ -108,3 +110,11 @@ def test_the_sections_carry_the_figures_and_the_target(tmp_path: Path) -> None:
     write_section(SECAO_SOZINHA, "python benchmarks/suite_bench.py", corpo(uma, "fedcba9", 0.1, 0.2, 0), doc)
     escrito = doc.read_text(encoding="utf-8")
     assert "fedcba9" in escrito and "0123456 | 0.4" not in escrito and "RED (exit status 2)" in escrito
+
+
+def test_the_clones_find_the_shared_datasets_beside_them(tmp_path: Path) -> None:
+    """A clone's tests read `REPO.parent / "shared"` (tests/tse/conftest.py's DATASETS): a clone in a
+    temporary folder without it fails every test that needs a dataset."""
+    ao_lado(tmp_path)
+    assert (tmp_path / "shared").resolve() == (REPO.parent / "shared").resolve()
+    assert (tmp_path / "shared" / "datasets").is_dir()
