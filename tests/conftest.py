@@ -23,16 +23,19 @@ settings.load_profile("eleicoes")
 # The slowest test modules (`--durations=0`, summed per file), started first: under xdist a long
 # module picked up last keeps one worker busy while the others have nothing left to do. Order
 # only; a module missing from the list runs in its usual place.
-LENTOS_PRIMEIRO = (
+LENTOS_PRIMEIRO = (  # docs/PERFORMANCE.md, "Test suite: history": the profile of 224fdc3
     "tests/test_demo.py",
-    "tests/tse/test_suite_falhas.py",
+    "tests/site_builder/test_streaming.py",
     "tests/leitor/test_acessibilidade.py",
-    "tests/test_scheduler.py",
-    "tests/tse/test_kill.py",
-    "tests/tse/test_hardening.py",
-    "tests/debate_audio/test_processar.py",
+    "tests/site_builder/test_commit.py",
     "tests/model/test_backtest_regional.py",
-    "tests/leitor/test_ao_vivo.py",
+    "tests/tse/test_suite_falhas.py",
+    "tests/test_scheduler.py",
+    "tests/debate_audio/test_processar.py",
+    "tests/redes/test_captura.py",
+    "tests/leitor/test_leiaute.py",
+    "tests/redes/test_transcricao_real.py",
+    "tests/tse/test_hardening.py",
     "tests/projecao/test_ao_vivo_noite.py",
 )
 
