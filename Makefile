@@ -3,19 +3,32 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.instalado
+# `make test BIN=/some/venv/bin` uses that venv's tools as they are and installs nothing
+# (benchmarks/suite_bench.py runs a fresh clone's suite that way).
+ifeq ($(origin BIN),command line)
+STAMP :=
+endif
+# The suite in parallel, one worker per core (pytest-xdist); tests sharing a module-scoped
+# fixture stay in one worker (groups set in tests/conftest.py). Rules for tests: tests/README.md.
+PYTEST_PARALELO ?= -n auto --dist loadgroup
 
 .PHONY: demo test lint typecheck unit build bench clean
 
+ifneq ($(STAMP),)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
+endif
 
 demo: $(STAMP)
 	$(BIN)/eleicoes demo
 
-test: lint typecheck unit
+# mypy and pytest side by side: mypy (a minute of one core on a fresh clone) fills the gaps the
+# suite leaves while it waits on servers, browsers and subprocesses.
+test: lint
+	@$(MAKE) --no-print-directory -j2 typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -25,7 +38,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 unit: $(STAMP)
-	$(BIN)/pytest -q
+	$(BIN)/pytest -q $(PYTEST_PARALELO)
 
 build: $(STAMP)
 	$(BIN)/eleicoes build --strict

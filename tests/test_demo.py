@@ -41,6 +41,10 @@ from tests.support.navegador import CHROMIUM, Navegador, salvar
 
 REPO = Path(__file__).resolve().parent.parent
 STEPS = 4
+# One xdist worker for the whole module: `eleicoes demo` (the subprocess tests) first builds the
+# checkout's own content strictly into the checkout's public/ and .cache/ (demo.py, run_demo), so
+# two of them must not run at once; the module also shares two demo runs (module fixtures).
+pytestmark = pytest.mark.xdist_group("test_demo")
 
 
 # Deep links a reader may open before the first publish (issue 21): all get the "preparando" page.
@@ -470,7 +474,7 @@ def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path:
     proc = subprocess.Popen(
         [sys.executable, "-c", STUCK_DEMO, "demo", "--pasta", str(tmp_path / "demo"), "--porta", "0",
          "--sem-audio", "--passo-s", "600"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
     try:
         _read_until(proc, "tarefa presa começou")
@@ -483,9 +487,16 @@ def test_a_job_stuck_at_ctrl_c_is_abandoned_with_the_schedulers_status(tmp_path:
         proc.wait()
     grace = scheduler.load_scheduler_config(tmp_path / "demo" / "raiz").espera_encerramento_s
     assert grace == STOP_GRACE_S  # the demo's configuration, which its runner was given
+    assert "demo encerrada (sinal)." in out and "Traceback" not in out, out  # the documented end
     abandoned = re.search(rf"sem esperar (.+), que não terminou em {grace:g} s", out)
-    assert abandoned is not None and "presa" in abandoned.group(1).split(", "), out
     saude = json.loads((tmp_path / "demo" / "raiz" / ".cache" / "agendador-saude.json").read_text())
+    if abandoned is None:
+        # So loaded a machine that the demo's own watchdog (the runner's grace plus a margin) ended
+        # the process before the runner had said which job it abandoned: same status, same summary.
+        assert "encerrando sem esperar por elas." in out, out
+        assert saude["estado"] in ("abandonado", "encerrando"), saude
+        return
+    assert "presa" in abandoned.group(1).split(", "), out
     assert saude["estado"] == "abandonado"
 
 

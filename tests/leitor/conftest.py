@@ -12,25 +12,35 @@ import pytest
 from site_builder.build import build_site
 from tests.projecao.noite import REPO, make_night
 from tests.support.site_local import servir
+from tests.support.uma_vez import pasta_compartilhada
 
 
-@pytest.fixture(scope="session")
-def projeto_completo(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A project with every page type: checks, candidates, methodology, a debate and three races."""
-    root = tmp_path_factory.mktemp("leitor") / "projeto"
+def _construir(pasta: Path) -> None:
+    root = pasta / "projeto"
     shutil.copytree(REPO / "content", root / "content")
     shutil.copytree(REPO / "templates", root / "templates")
     shutil.copytree(REPO / "data" / "debates", root / "data" / "debates")
     make_night(root / "data")
-    return root
+    build_site(root, pasta / "public", strict=True)
 
 
 @pytest.fixture(scope="session")
-def site_completo(projeto_completo: Path) -> Path:
-    """The built site of `projeto_completo`."""
-    out = projeto_completo.parent / "public"
-    build_site(projeto_completo, out, strict=True)
-    return out
+def _leitor(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The project and its built site, made once per run for every xdist worker (read-only)."""
+    return pasta_compartilhada(tmp_path_factory, "leitor", _construir)
+
+
+@pytest.fixture(scope="session")
+def projeto_completo(_leitor: Path) -> Path:
+    """A project with every page type: checks, candidates, methodology, a debate and three races.
+    Shared by the run's workers: copy it (shutil.copytree) before changing anything."""
+    return _leitor / "projeto"
+
+
+@pytest.fixture(scope="session")
+def site_completo(_leitor: Path) -> Path:
+    """The built site of `projeto_completo` (strict build), shared and read-only like it."""
+    return _leitor / "public"
 
 
 @pytest.fixture(scope="session")

@@ -2,12 +2,12 @@
 
 axe-core 4.x (from the `axe-playwright-python` wheel, see tests/support/axe.py) runs in Debian's
 headless chromium on the sample site built once per session: WCAG 2.x A/AA rules and axe's best
-practices, scrollable tables included. One browser, one tab per viewport reused for every page.
+practices, scrollable tables included. One browser per worker (tests/conftest.py), one tab per
+viewport reused for every page.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -27,36 +27,20 @@ TELAS = ((360, 740), (390, 844), (1280, 800))
 ABRIR = "document.querySelectorAll('details').forEach((d) => { d.open = true; }), true"
 
 
-@pytest.fixture(scope="module")
-def navegador() -> Iterator[Navegador]:
-    """One chromium for the module."""
-    with Navegador() as browser:
-        yield browser
-
-
-@pytest.fixture(scope="module")
-def relatorio(
-    navegador: Navegador, site_completo: Path, endereco: str
-) -> dict[tuple[int, int], dict[str, list[axe.Violacao]]]:
-    """axe's violations for every page type at every viewport (one tab per viewport)."""
-    todas: dict[tuple[int, int], dict[str, list[axe.Violacao]]] = {}
-    lista = paginas(site_completo)
-    for largura, altura in TELAS:
-        por_pagina: dict[str, list[axe.Violacao]] = {}
-        with navegador.aba("about:blank", largura, altura, mobile=largura < 700) as aba:
-            for nome, caminho in lista.items():
-                axe.ir(aba, endereco + caminho)
-                aba.avaliar(ABRIR)
-                por_pagina[nome] = axe.violacoes(aba)
-        todas[(largura, altura)] = por_pagina
-    return todas
-
-
 @pytest.mark.parametrize(("largura", "altura"), TELAS, ids=[f"{w}x{h}" for w, h in TELAS])
 def test_every_page_type_is_axe_clean(
-    relatorio: dict[tuple[int, int], dict[str, list[axe.Violacao]]], largura: int, altura: int
+    navegador: Navegador, site_completo: Path, endereco: str, largura: int, altura: int
 ) -> None:
-    encontradas = {nome: v for nome, v in relatorio[(largura, altura)].items() if v}
+    """Every rule at every width: which elements are visible (what axe checks) changes with the
+    layout, e.g. the chart's narrow and wide versions. One tab per width, reused for every page;
+    the widths are separate tests, so parallel workers share them out."""
+    encontradas: dict[str, list[axe.Violacao]] = {}
+    with navegador.aba("about:blank", largura, altura, mobile=largura < 700) as aba:
+        for nome, caminho in paginas(site_completo).items():
+            axe.ir(aba, endereco + caminho)
+            aba.avaliar(ABRIR)
+            if violacoes := axe.violacoes(aba):
+                encontradas[nome] = violacoes
     texto = "\n".join(f"{nome}:\n  " + "\n  ".join(map(str, v)) for nome, v in encontradas.items())
     assert encontradas == {}, f"axe {axe.versao()} a {largura}×{altura}:\n{texto}"
 

@@ -8,6 +8,7 @@ for a condition (a live page that changes without reloading).
 
 from __future__ import annotations
 
+import atexit
 import base64
 import contextlib
 import json
@@ -44,9 +45,25 @@ class Pagina:
     erros: list[str]
 
 
+# The process's shared chromium (a list, so that no `global` statement is needed): see Navegador.
+_COMPARTILHADO: list[Navegador] = []
+
+
+def _descartar() -> None:
+    """Close the shared chromium; the next `Navegador()` starts another."""
+    while _COMPARTILHADO:
+        _COMPARTILHADO.pop()._fechar()
+
+
+atexit.register(_descartar)
+
+
 @dataclass
 class Navegador:
-    """One chromium process; use as a context manager."""
+    """Headless chromium; use as a context manager. `with Navegador() as browser` gives the
+    process's one shared chromium (started on first use, again if it exited or a test failed
+    while using it): a chromium start costs seconds on a loaded machine. Every tab it opens has
+    its own browser context (cache, cookies, storage), so each test sees a fresh browser."""
 
     timeout_s: float = 30.0
     _proc: subprocess.Popen[bytes] | None = field(default=None, init=False)
@@ -55,8 +72,23 @@ class Navegador:
     _next_id: int = field(default=0, init=False)
     _events: list[dict[str, Any]] = field(default_factory=list, init=False)
     _profile: tempfile.TemporaryDirectory[str] | None = field(default=None, init=False)
+    _pendente: bytearray = field(default_factory=bytearray, init=False)
 
     def __enter__(self) -> Navegador:
+        if _COMPARTILHADO and not _COMPARTILHADO[0].vivo():
+            _descartar()
+        if not _COMPARTILHADO:
+            novo = Navegador(self.timeout_s)
+            novo._iniciar()
+            _COMPARTILHADO.append(novo)
+        _COMPARTILHADO[0].timeout_s = self.timeout_s
+        return _COMPARTILHADO[0]
+
+    def __exit__(self, tipo: type[BaseException] | None, *exc: object) -> None:
+        if tipo is not None:  # the browser may be stuck mid-command: the next test gets a new one
+            _descartar()
+
+    def _iniciar(self) -> None:
         assert CHROMIUM is not None, "chromium não está instalado"
         # chromium's helper processes may still write to the profile while it closes
         self._profile = tempfile.TemporaryDirectory(prefix="chromium-", ignore_cleanup_errors=True)
@@ -82,9 +114,8 @@ class Navegador:
         os.close(ans_write)
         self._to_browser = cmd_write
         self._from_browser = os.fdopen(ans_read, "rb")
-        return self
 
-    def __exit__(self, *exc: object) -> None:
+    def _fechar(self) -> None:
         if self._proc is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self._proc.pid, signal.SIGTERM)
@@ -101,15 +132,20 @@ class Navegador:
             self._profile.cleanup()
 
     def _read(self) -> dict[str, Any]:
-        buf = bytearray()
-        while True:
-            ch = self._from_browser.read(1)
-            if not ch:
+        # Messages end with NUL; read in large blocks (a screenshot is a few hundred kB of base64,
+        # one byte at a time cost a noticeable share of every browser test).
+        while (fim := self._pendente.find(b"\0")) < 0:
+            bloco = os.read(self._from_browser.fileno(), 1 << 16)
+            if not bloco:
                 raise RuntimeError("chromium fechou o canal do DevTools")
-            if ch == b"\0":
-                message: dict[str, Any] = json.loads(buf)
-                return message
-            buf += ch
+            self._pendente += bloco
+        message: dict[str, Any] = json.loads(self._pendente[:fim])
+        del self._pendente[: fim + 1]
+        return message
+
+    def vivo(self) -> bool:
+        """Whether the chromium process is still running (a shared browser is replaced if not)."""
+        return self._proc is not None and self._proc.poll() is None
 
     def send(self, method: str, params: dict[str, Any] | None = None, session: str | None = None) -> Any:
         """Send one command and wait for its answer (events received meanwhile are kept)."""
@@ -140,7 +176,12 @@ class Navegador:
         self, url: str, largura: int, altura: int, mobile: bool = False, javascript: bool = True
     ) -> Iterator[Aba]:
         """`url` loaded in a fresh tab at the viewport given, closed on exit."""
-        target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
+        # Each tab in its own browser context (cache, cookies, storage): a browser shared by many
+        # tests (the session's `navegador` fixture) behaves for each tab like a fresh one.
+        contexto = self.send("Target.createBrowserContext", {"disposeOnDetach": True})["browserContextId"]
+        target = self.send("Target.createTarget", {"url": "about:blank", "browserContextId": contexto})[
+            "targetId"
+        ]
         session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
         try:
             for domain in ("Page", "Runtime", "Log"):
@@ -158,6 +199,7 @@ class Navegador:
             yield Aba(self, session)
         finally:
             self.send("Target.closeTarget", {"targetId": target})
+            self.send("Target.disposeBrowserContext", {"browserContextId": contexto})
 
     def abrir(self, url: str, largura: int, altura: int, mobile: bool = False) -> Pagina:
         """Load `url` in a fresh tab at the viewport given; DOM, screenshot and errors."""
