@@ -199,7 +199,12 @@ def _desencontro(etapas: Mapping[str, Any]) -> str | None:
     for t in etapas["turnos.json"]["turnos"]:
         calculado = calculados.get(t["id"])
         avaliacao = avaliacoes.get(t["id"], {}).get("avaliacao") or {}
-        if calculado is None or len(calculado["pontos_propostas"]) != len(avaliacao.get("propostas", [])):
+        propostas = len(avaliacao.get("propostas", []))
+        if (
+            calculado is None
+            or len(calculado["pontos_propostas"]) != propostas
+            or len(calculado.get("propostas_em_revisao", [""] * propostas)) != propostas
+        ):
             return f"os dados do turno {t['id']} não conferem com turnos.json e avaliacao.json"
     return None
 
