@@ -26,6 +26,7 @@ from jobs.debate.armazenamento import Fala, Palavra
 from jobs.debate.checagem import Checagem
 from jobs.debate.perguntas import PerguntaTurno
 from jobs.debate.revisao_transcricao import CONFIRMADA, CORRIGIDA
+from jobs.debate.texto import frases
 from jobs.debate.texto import palavras as tokens
 from jobs.debate.turnos import Turno
 
@@ -81,7 +82,21 @@ def localizar(
     trecho: str, palavras: Sequence[tuple[str, confianca.MedidaPalavra | None]]
 ) -> list[tuple[str, confianca.MedidaPalavra | None]] | None:
     """The words an excerpt was made of: the first run of words whose tokens are the excerpt's
-    (case, accents and punctuation aside); None when the excerpt is not there."""
+    (case, accents and punctuation aside), or, for an excerpt joined from sentences apart (a
+    question without the call between its sentences), the runs of each sentence; None when the
+    excerpt is not there."""
+    inteiro = _localizar(trecho, palavras)
+    if inteiro is not None:
+        return inteiro
+    partes = [_localizar(f, palavras) for f in frases(trecho)]
+    if len(partes) < 2 or any(p is None for p in partes):
+        return None
+    return [w for p in partes if p is not None for w in p]
+
+
+def _localizar(
+    trecho: str, palavras: Sequence[tuple[str, confianca.MedidaPalavra | None]]
+) -> list[tuple[str, confianca.MedidaPalavra | None]] | None:
     alvo = tokens(trecho)
     if not alvo:
         return None

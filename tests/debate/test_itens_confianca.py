@@ -78,6 +78,9 @@ def test_excerpt_location_and_what_cannot_be_found() -> None:
     achadas = localizar("vem do corte", palavras)
     assert achadas is not None and [p for p, _ in achadas] == ["vem,", "do", "corte"]
     assert localizar("vem do orçamento", palavras) is None
+    # Sentences apart (a question without the call between them) are found one by one.
+    separadas = localizar("O dinheiro. De gastos.", palavras)
+    assert separadas is not None and [p for p, _ in separadas] == ["O", "dinheiro", "de", "gastos."]
     assert julgar("vem do orçamento", palavras) == (NAO_LOCALIZADO,)  # withhold rather than guess
     # Typed transcripts (no machine measures) have nothing misheard to weigh.
     assert julgar("vem do orçamento", [(p, None) for p, _ in palavras]) == ()
