@@ -288,7 +288,7 @@ def _linha_itens(nome: str, c: ContagemItens) -> str:
     )
 
 
-def relatorio_itens(falas: ContagemItens, demo: dict[str, ContagemItens] | None) -> str:
+def relatorio_itens(falas: ContagemItens | None, demo: dict[str, ContagemItens] | None) -> str:
     """The item-level section: misheard items still scored (goal 0) and good items held back."""
     saida = [
         "Portão por item (issue 24): cada item avaliado (proposta, afirmação checável, ataque pessoal, "
@@ -302,8 +302,9 @@ def relatorio_itens(falas: ContagemItens, demo: dict[str, ContagemItens] | None)
         "",
         "| Onde | Itens | Ouvidos errado | Ouvidos errado e pontuados | Ouvidos certo | Certos retidos |",
         "|---|---|---|---|---|---|",
-        _linha_itens("falas do benchmark (todas as condições)", falas),
     ]
+    if falas is not None:
+        saida.append(_linha_itens("falas do benchmark (todas as condições)", falas))
     if demo is not None:
         for tipo, nome in (
             ("proposta", "demo em áudio: propostas"),
@@ -313,7 +314,7 @@ def relatorio_itens(falas: ContagemItens, demo: dict[str, ContagemItens] | None)
             ("todos", "demo em áudio: todos"),
         ):
             saida.append(_linha_itens(nome, demo[tipo]))
-    if falas.exemplos_errados:
+    if falas is not None and falas.exemplos_errados:
         saida += [
             "",
             "Itens ouvidos errado que ainda passam: "
@@ -461,6 +462,50 @@ def carregar(origem: Path) -> list[dict[str, Any]]:
     return linhas
 
 
+def demo_de_transcricao(transcricao: Path) -> dict[str, ContagemItens]:
+    """The demo's items from a transcript the audio job wrote for it (the engine runs on it here)."""
+    import tempfile
+
+    from jobs.debate.demo_audio import FALAS_DEMO, ROTEIRO_DEMO, montar
+    from jobs.debate.pipeline import executar
+
+    _, trechos = montar(FALAS_DEMO)
+    with tempfile.TemporaryDirectory() as tmp:
+        pasta = Path(tmp) / "debates" / "demo-audio"
+        pasta.mkdir(parents=True)
+        (pasta / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
+        (pasta / "transcricao.jsonl").write_bytes(transcricao.read_bytes())
+        (pasta / "gravacao.json").write_text('{"encerrada": true}\n', encoding="utf-8")
+        executar(pasta, raiz=Path(tmp))
+        return itens_do_debate(pasta, trechos)
+
+
+def so_demo(transcricao: Path | None, threads: int) -> int:
+    """Only the audio demo's items, in their own section of docs/QUALIDADE.md."""
+    if transcricao is None:
+        import tempfile
+
+        if not espeak_disponivel():
+            print("espeak-ng não está instalado: sem fala para medir.", file=sys.stderr)
+            return 1
+        config = ConfigAudio(whisper_cache=str(REPO / ".cache" / "whisper-base"), whisper_threads=threads)
+        caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
+        with tempfile.TemporaryDirectory() as tmp:
+            pasta, _ = transcrever_demo(Path(tmp), lambda: carregar_modelo(caminho, threads), threads)
+            demo = demo_de_transcricao(pasta / "transcricao.jsonl")
+        comando = f"python benchmarks/confianca_bench.py --threads {threads} --so-demo"
+    else:
+        demo = demo_de_transcricao(transcricao)
+        comando = (
+            "python benchmarks/confianca_bench.py --so-demo TRANSCRICAO (a transcrição da demo feita pelo "
+            "trabalho de áudio, faster-whisper base, 2 threads, como em tests/debate_audio: demo_transcrita)"
+        )
+    corpo = relatorio_itens(None, demo)
+    print(corpo)
+    write_section("Confiança por item: demo em áudio (debates)", comando, corpo, QUALIDADE_MD)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
@@ -471,7 +516,18 @@ def main() -> int:
     parser.add_argument("--salvar", type=Path, help="grava as transcrições e medidas (JSON por linha)")
     parser.add_argument("--de", type=Path, help="julga de novo transcrições gravadas com --salvar")
     parser.add_argument("--demo", action="store_true", help="mede também os itens da demo em áudio")
+    parser.add_argument(
+        "--so-demo",
+        type=Path,
+        nargs="?",
+        const=Path(),
+        metavar="TRANSCRICAO",
+        help="só os itens da demo em áudio (seção própria); com um arquivo, usa essa transcrição da demo "
+        "feita pelo trabalho de áudio em vez de transcrever de novo",
+    )
     args = parser.parse_args()
+    if args.so_demo is not None:
+        return so_demo(args.so_demo if args.so_demo != Path() else None, args.threads)
     if args.de:
         linhas = carregar(args.de)
         segundos = float("nan")
