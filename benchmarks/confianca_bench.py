@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import time
 import unicodedata
@@ -282,6 +283,17 @@ def transcrever_demo(raiz: Path, modelo: Callable[[], Any], threads: int) -> tup
     return debate, trechos
 
 
+def _carga() -> str:
+    return (
+        "\n\nCarga da máquina ao fim da medida (média de 1 min): "
+        f"{_virgula(os.getloadavg()[0])} (as contagens não dependem dela)."
+    )
+
+
+def _virgula(valor: float) -> str:
+    return f"{valor:.2f}".replace(".", ",")
+
+
 def _linha_itens(nome: str, c: ContagemItens) -> str:
     return (
         f"| {nome} | {c.itens} | {c.errados} | **{c.errados_pontuados}** | {c.certos} | {c.certos_retidos} |"
@@ -294,11 +306,12 @@ def relatorio_itens(falas: ContagemItens | None, demo: dict[str, ContagemItens] 
         "Portão por item (issue 24): cada item avaliado (proposta, afirmação checável, ataque pessoal, "
         "pergunta que o turno responde) é julgado pelas próprias palavras, com os limiares de item de "
         "`jobs/debate/confianca.py` "
-        f"(certeza média ≥ {confianca.ITEM_PROB_MIN:.2f}, "
-        f"toda palavra ≥ {confianca.ITEM_PROB_PALAVRA_MIN:.2f}, "
+        f"(certeza média ≥ {_virgula(confianca.ITEM_PROB_MIN)}, "
+        f"toda palavra ≥ {_virgula(confianca.ITEM_PROB_PALAVRA_MIN)}, "
         f"até {confianca.ITEM_FORA_DO_LEXICO_MAX} palavra fora do dicionário, e as medidas do segmento)."
         " Um item é “ouvido errado” quando ao menos uma palavra difere do que foi dito (distância de "
-        "edição contra o trecho mais próximo da frase falada).",
+        "edição contra o trecho mais próximo da frase falada). Na demo, os itens de turnos retidos "
+        "inteiros pela conferência da fala (transcrição em revisão) não entram: já não contam.",
         "",
         "| Onde | Itens | Ouvidos errado | Ouvidos errado e pontuados | Ouvidos certo | Certos retidos |",
         "|---|---|---|---|---|---|",
@@ -314,6 +327,12 @@ def relatorio_itens(falas: ContagemItens | None, demo: dict[str, ContagemItens] 
             ("todos", "demo em áudio: todos"),
         ):
             saida.append(_linha_itens(nome, demo[tipo]))
+    if demo is not None and demo["todos"].certos == 0:
+        saida += [
+            "",
+            "Nenhum item da demo saiu ouvido certo (a voz sintética é difícil para o Whisper base): "
+            "quantos itens bons ficam retidos só se mede nas falas do benchmark.",
+        ]
     if falas is not None and falas.exemplos_errados:
         saida += [
             "",
@@ -500,7 +519,7 @@ def so_demo(transcricao: Path | None, threads: int) -> int:
             "python benchmarks/confianca_bench.py --so-demo TRANSCRICAO (a transcrição da demo feita pelo "
             "trabalho de áudio, faster-whisper base, 2 threads, como em tests/debate_audio: demo_transcrita)"
         )
-    corpo = relatorio_itens(None, demo)
+    corpo = relatorio_itens(None, demo) + _carga()
     print(corpo)
     write_section("Confiança por item: demo em áudio (debates)", comando, corpo, QUALIDADE_MD)
     return 0
