@@ -55,7 +55,7 @@ class ItemRetido:
     motivos: tuple[str, ...]
 
 
-def _medidas_das_falas(falas: Iterable[Fala]) -> list[tuple[str, confianca.MedidaPalavra | None]]:
+def medidas_das_falas(falas: Iterable[Fala]) -> list[tuple[str, confianca.MedidaPalavra | None]]:
     """(word, measures) of the utterances in order; an utterance that stored no word measures lends
     its own mean measures to each word (older transcripts), and nothing when it has none."""
     saida: list[tuple[str, confianca.MedidaPalavra | None]] = []
@@ -133,7 +133,7 @@ def itens_do_turno(
     """The held items of one evaluated turn: proposals, the personal attack, checkable claims."""
     if _liberado(turno):
         return []
-    palavras = _medidas_das_falas(falas[f] for f in turno.falas if f in falas)
+    palavras = medidas_das_falas(falas[f] for f in turno.falas if f in falas)
     retidos = []
     for i, proposta in enumerate(avaliacao.propostas, start=1):
         motivos = julgar(proposta.texto, palavras)
@@ -173,7 +173,7 @@ def perguntas_retidas(
             continue
         if all(f in conferidas for f in p.falas):
             continue
-        motivos = julgar(p.texto, _medidas_das_falas(falas[f] for f in p.falas if f in falas))
+        motivos = julgar(p.texto, medidas_das_falas(falas[f] for f in p.falas if f in falas))
         if motivos:
             retidas.append(
                 ItemRetido(f"{p.turno}-pergunta", p.turno, turno.candidato, PERGUNTA, p.texto, motivos)

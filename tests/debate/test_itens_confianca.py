@@ -15,7 +15,8 @@ import pytest
 
 from eleicoes import main
 from jobs.debate import confianca
-from jobs.debate.itens_confianca import NAO_LOCALIZADO, julgar, localizar
+from jobs.debate.armazenamento import Fala, Palavra
+from jobs.debate.itens_confianca import NAO_LOCALIZADO, julgar, localizar, medidas_das_falas
 from jobs.debate.pipeline import executar
 from tests.debate.conftest import Criar
 
@@ -40,17 +41,26 @@ def test_fixture_words_carry_their_own_measures(gravada: dict[str, Any]) -> None
         assert " ".join(w["p"] for w in palavras) == gravada[chave]["texto"]
 
 
+def _fala(trecho: dict[str, Any]) -> Fala:
+    palavras = tuple(
+        Palavra(w["p"], w["inicio_s"], w["fim_s"], confianca.palavra_de_json(w)) for w in trecho["palavras"]
+    )
+    return Fala(
+        "f0001", 0.0, 10.0, "HELENA", trecho["texto"], palavras, confianca.de_json(trecho["confianca"])
+    )
+
+
 def test_garbled_fixture_items_are_held_at_their_own_level(gravada: dict[str, Any]) -> None:
-    ruidosa = _pares(gravada["ruidosa"]["palavras"])
+    ruidosa = medidas_das_falas([_fala(gravada["ruidosa"])])
+    assert all(m is not None for _, m in ruidosa)
     # Any stretch of three words or more of the garbled transcript is held (every item it could
     # yield), with the reason in Portuguese.
     for inicio in range(len(ruidosa) - 2):
         for fim in range(inicio + 3, len(ruidosa) + 1):
             trecho = " ".join(p for p, _ in ruidosa[inicio:fim])
             assert julgar(trecho, ruidosa), trecho
-    # The item is judged on its words, not the utterance's mean: the word the gate names is in it.
     motivos = julgar(gravada["ruidosa"]["texto"], ruidosa)
-    assert any("certeza" in m or "dicionário" in m for m in motivos)
+    assert any("certeza" in m or "dicionário" in m or "log-probabilidade" in m for m in motivos)
 
 
 def test_clean_words_pass_and_a_single_misheard_word_holds_the_item() -> None:
