@@ -11,7 +11,16 @@ the second. Figures go to docs/QUALIDADE.md.
     python benchmarks/confianca_bench.py [--threads 2] [--fixture tests/debate/dados/transcricao-ruidosa.json]
 
 `--fixture` also stores one garbled transcript the gate holds, and the same sentence transcribed
-clean, as the test fixture (real Whisper output; generated once, kept small).
+clean, as the test fixture (real Whisper output, each word with its own measures; generated once,
+kept small).
+
+Item level (issue 24): every scored item (proposal, checkable claim, personal attack, the question
+a turn answers) is judged on its own words (`jobs.debate.itens_confianca`). Whether an item was
+misheard is measured against what was said: its words against the spoken sentence (the closest
+stretch of it, word edit distance); one wrong word makes it misheard. Counted on the benchmark's
+utterances and on the audio demo (`--demo`: the demo debate transcribed by the audio job and run
+through the engine): misheard items that would still be scored (goal 0) and items heard right
+that are held back.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 import time
 import unicodedata
@@ -37,7 +47,7 @@ from jobs.debate.audio import TAXA, Amostras  # noqa: E402
 from jobs.debate.config_audio import ConfigAudio  # noqa: E402
 from jobs.debate.demo_audio import VOZES, espeak_disponivel, sintetizar  # noqa: E402
 from jobs.debate.modelo_whisper import carregar_modelo, resolver_modelo  # noqa: E402
-from jobs.debate.processar import medidas_do_grupo  # noqa: E402
+from jobs.debate.processar import medidas_do_grupo, palavra_gravada  # noqa: E402
 from jobs.debate.transcricao import OpcoesWhisper, Transcritor  # noqa: E402
 
 QUALIDADE_MD = REPO / "docs" / "QUALIDADE.md"
@@ -128,9 +138,7 @@ def medir(
                             "condicao": condicao,
                             "snr_db": snr,
                             "texto": texto,
-                            "palavras": [
-                                {"p": p.p, "inicio_s": p.inicio_s, "fim_s": p.fim_s} for p in palavras
-                            ],
+                            "palavras": [palavra_gravada(p, lexico) for p in grupo],
                             "wer": wer(normalizar(frase), normalizar(texto)),
                             "medidas": medidas,
                             "motivos": confianca.motivos(medidas),
@@ -139,6 +147,199 @@ def medir(
                     if progresso is not None:
                         progresso(linhas[-1])
     return linhas
+
+
+# --- the item level --------------------------------------------------------------------------
+
+
+def erros_no_trecho(item: Sequence[str], referencia: Sequence[str]) -> int:
+    """Word edit distance between an item and the closest stretch of the reference (free start and
+    end in the reference): 0 when the item was heard exactly as said."""
+    anterior = [0] * (len(referencia) + 1)  # the item may start anywhere in the reference
+    for i, w in enumerate(item, start=1):
+        atual = [i] + [0] * len(referencia)
+        for j, r in enumerate(referencia, start=1):
+            atual[j] = min(anterior[j] + 1, atual[j - 1] + 1, anterior[j - 1] + (w != r))
+        anterior = atual
+    return min(anterior)
+
+
+@dataclasses.dataclass
+class ContagemItens:
+    """Scored items against what was said: misheard (one wrong word or more) or heard right."""
+
+    itens: int = 0
+    errados: int = 0
+    errados_pontuados: int = 0  # misheard and still scored: the goal is 0
+    certos: int = 0
+    certos_retidos: int = 0  # heard right, held anyway
+    exemplos_errados: list[str] = dataclasses.field(default_factory=list)
+
+    def contar(self, trecho: str, referencia: str, retido: bool) -> None:
+        """One item: its excerpt, the text that was actually said, and whether the gate held it."""
+        errado = erros_no_trecho(normalizar(trecho), normalizar(referencia)) > 0
+        self.itens += 1
+        if errado:
+            self.errados += 1
+            self.errados_pontuados += not retido
+            if not retido:
+                self.exemplos_errados.append(trecho)
+        else:
+            self.certos += 1
+            self.certos_retidos += retido
+
+    def para_json(self) -> dict[str, Any]:
+        """Plain dict (tests, reports)."""
+        return dataclasses.asdict(self)
+
+
+def itens_das_falas(linhas: Sequence[dict[str, Any]]) -> ContagemItens:
+    """Items the rule-based analysers find in each benchmark utterance (as a one-utterance turn):
+    proposals, checkable claims and personal attacks, each judged by the item gate."""
+    from jobs.analise.afirmacoes import AnalisadorRegras
+    from jobs.analise.turnos import ataque_pessoal, extrair_propostas
+    from jobs.debate.checagem import checaveis
+    from jobs.debate.itens_confianca import julgar
+
+    contagem = ContagemItens()
+    analisador = AnalisadorRegras()
+    for x in linhas:
+        if not x["palavras"]:
+            continue
+        palavras = [(str(w["p"]), confianca.palavra_de_json(w)) for w in x["palavras"]]
+        adversarios = tuple(n for n in NOMES if n != NOMES[0])
+        trechos = [p.texto for p in extrair_propostas(x["texto"], adversarios)]
+        trechos += [a.texto for a in checaveis(x["texto"], analisador)]
+        ataque = ataque_pessoal(x["texto"], adversarios)
+        trechos += [ataque] if ataque else []
+        for trecho in trechos:
+            contagem.contar(trecho, x["frase"], bool(julgar(trecho, palavras)))
+    return contagem
+
+
+def itens_do_debate(debate: Path, trechos: Sequence[Any]) -> dict[str, ContagemItens]:
+    """The items of a processed debate folder (proposals, attacks, claims, questions) against the
+    script that was spoken (`trechos`: TrechoFalado, in time), by item type and in total."""
+    from jobs.debate.armazenamento import ler_transcricao
+
+    falas, _ = ler_transcricao(debate)
+
+    def dito(ids: Sequence[str]) -> str:
+        usados = []
+        for f in falas:
+            if f.id in ids:
+                meio = (f.inicio_s + f.fim_s) / 2
+                usados.append(min(trechos, key=lambda t: abs((t.inicio_s + t.fim_s) / 2 - meio)))
+        return " ".join(dict.fromkeys(t.texto for t in usados))
+
+    def ler(nome: str) -> Any:
+        return json.loads((debate / nome).read_text(encoding="utf-8"))
+
+    retidos = {i["id"] for i in ler("itens-em-revisao.json")["itens"]}
+    turnos = {t["id"]: t for t in ler("turnos.json")["turnos"]}
+    retido_turno = {tid for tid, t in turnos.items() if t.get("transcricao") == "em_revisao"}
+    contagens: dict[str, ContagemItens] = {
+        k: ContagemItens() for k in ("proposta", "afirmacao", "ataque", "pergunta", "todos")
+    }
+
+    def contar(tipo: str, trecho: str, ids: Sequence[str], retido: bool) -> None:
+        for k in (tipo, "todos"):
+            contagens[k].contar(trecho, dito(ids), retido)
+
+    for tid, v in ler("avaliacao.json")["turnos"].items():
+        a, ids = v["avaliacao"], turnos[tid]["falas"]
+        for i, proposta in enumerate(a.get("propostas", []), start=1):
+            contar("proposta", proposta["texto"], ids, f"{tid}-p{i}" in retidos)
+        if a.get("ataque_pessoal") and a.get("trecho_ataque"):
+            contar("ataque", a["trecho_ataque"], ids, f"{tid}-ataque" in retidos)
+    for tid, v in ler("checagens.json")["turnos"].items():
+        for c in v["checagens"]:
+            contar("afirmacao", c["afirmacao"], turnos[tid]["falas"], c["id"] in retidos)
+    for p in ler("perguntas.json")["perguntas"]:
+        if p.get("texto") and p["turno"] not in retido_turno and p.get("origem") != "editor":
+            contar("pergunta", p["texto"], p["falas"], f"{p['turno']}-pergunta" in retidos)
+    return contagens
+
+
+def transcrever_demo(raiz: Path, modelo: Callable[[], Any], threads: int) -> tuple[Path, list[Any]]:
+    """The audio demo (espeak-ng now, as `eleicoes demo` makes it) through the audio job in 4 s
+    segments and the engine once at the end; returns the debate folder and the script's timeline."""
+    from jobs.debate.demo_audio import FALAS_DEMO, ROTEIRO_DEMO, gravar_segmentos, montar
+    from jobs.debate.pipeline import executar
+    from jobs.debate.processar import Processador
+    from jobs.debate.segmentos import FontePasta
+
+    amostras, trechos = montar(FALAS_DEMO)
+    debate = raiz / "debates" / "demo-audio"
+    debate.mkdir(parents=True, exist_ok=True)
+    (debate / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
+    gravar_segmentos(amostras, raiz / "segmentos", 4.0)
+    (raiz / "segmentos" / "FIM").write_text("", encoding="utf-8")
+    config = ConfigAudio(whisper_cache=str(REPO / ".cache" / "whisper-base"), whisper_threads=threads)
+    Processador(debate, config, modelo=modelo, avisar=lambda _m: None).rodar(
+        FontePasta(raiz / "segmentos", estavel_s=0)
+    )
+    executar(debate, raiz=raiz)
+    return debate, trechos
+
+
+def _carga() -> str:
+    return (
+        "\n\nCarga da máquina ao fim da medida (média de 1 min): "
+        f"{_virgula(os.getloadavg()[0])} (as contagens não dependem dela)."
+    )
+
+
+def _virgula(valor: float) -> str:
+    return f"{valor:.2f}".replace(".", ",")
+
+
+def _linha_itens(nome: str, c: ContagemItens) -> str:
+    return (
+        f"| {nome} | {c.itens} | {c.errados} | **{c.errados_pontuados}** | {c.certos} | {c.certos_retidos} |"
+    )
+
+
+def relatorio_itens(falas: ContagemItens | None, demo: dict[str, ContagemItens] | None) -> str:
+    """The item-level section: misheard items still scored (goal 0) and good items held back."""
+    saida = [
+        "Portão por item (issue 24): cada item avaliado (proposta, afirmação checável, ataque pessoal, "
+        "pergunta que o turno responde) é julgado pelas próprias palavras, com os limiares de item de "
+        "`jobs/debate/confianca.py` "
+        f"(certeza média ≥ {_virgula(confianca.ITEM_PROB_MIN)}, "
+        f"toda palavra ≥ {_virgula(confianca.ITEM_PROB_PALAVRA_MIN)}, "
+        f"até {confianca.ITEM_FORA_DO_LEXICO_MAX} palavra fora do dicionário, e as medidas do segmento)."
+        " Um item é “ouvido errado” quando ao menos uma palavra difere do que foi dito (distância de "
+        "edição contra o trecho mais próximo da frase falada). Na demo, os itens de turnos retidos "
+        "inteiros pela conferência da fala (transcrição em revisão) não entram: já não contam.",
+        "",
+        "| Onde | Itens | Ouvidos errado | Ouvidos errado e pontuados | Ouvidos certo | Certos retidos |",
+        "|---|---|---|---|---|---|",
+    ]
+    if falas is not None:
+        saida.append(_linha_itens("falas do benchmark (todas as condições)", falas))
+    if demo is not None:
+        for tipo, nome in (
+            ("proposta", "demo em áudio: propostas"),
+            ("afirmacao", "demo em áudio: afirmações checáveis"),
+            ("ataque", "demo em áudio: ataques"),
+            ("pergunta", "demo em áudio: perguntas"),
+            ("todos", "demo em áudio: todos"),
+        ):
+            saida.append(_linha_itens(nome, demo[tipo]))
+    if demo is not None and demo["todos"].certos == 0:
+        saida += [
+            "",
+            "Nenhum item da demo saiu ouvido certo (a voz sintética é difícil para o Whisper base): "
+            "quantos itens bons ficam retidos só se mede nas falas do benchmark.",
+        ]
+    if falas is not None and falas.exemplos_errados:
+        saida += [
+            "",
+            "Itens ouvidos errado que ainda passam: "
+            + "; ".join(f"“{t}”" for t in falas.exemplos_errados[:5]),
+        ]
+    return "\n".join(saida)
 
 
 def _pct(parte: int, todo: int) -> str:
@@ -280,6 +481,50 @@ def carregar(origem: Path) -> list[dict[str, Any]]:
     return linhas
 
 
+def demo_de_transcricao(transcricao: Path) -> dict[str, ContagemItens]:
+    """The demo's items from a transcript the audio job wrote for it (the engine runs on it here)."""
+    import tempfile
+
+    from jobs.debate.demo_audio import FALAS_DEMO, ROTEIRO_DEMO, montar
+    from jobs.debate.pipeline import executar
+
+    _, trechos = montar(FALAS_DEMO)
+    with tempfile.TemporaryDirectory() as tmp:
+        pasta = Path(tmp) / "debates" / "demo-audio"
+        pasta.mkdir(parents=True)
+        (pasta / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
+        (pasta / "transcricao.jsonl").write_bytes(transcricao.read_bytes())
+        (pasta / "gravacao.json").write_text('{"encerrada": true}\n', encoding="utf-8")
+        executar(pasta, raiz=Path(tmp))
+        return itens_do_debate(pasta, trechos)
+
+
+def so_demo(transcricao: Path | None, threads: int) -> int:
+    """Only the audio demo's items, in their own section of docs/QUALIDADE.md."""
+    if transcricao is None:
+        import tempfile
+
+        if not espeak_disponivel():
+            print("espeak-ng não está instalado: sem fala para medir.", file=sys.stderr)
+            return 1
+        config = ConfigAudio(whisper_cache=str(REPO / ".cache" / "whisper-base"), whisper_threads=threads)
+        caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
+        with tempfile.TemporaryDirectory() as tmp:
+            pasta, _ = transcrever_demo(Path(tmp), lambda: carregar_modelo(caminho, threads), threads)
+            demo = demo_de_transcricao(pasta / "transcricao.jsonl")
+        comando = f"python benchmarks/confianca_bench.py --threads {threads} --so-demo"
+    else:
+        demo = demo_de_transcricao(transcricao)
+        comando = (
+            "python benchmarks/confianca_bench.py --so-demo TRANSCRICAO (a transcrição da demo feita pelo "
+            "trabalho de áudio, faster-whisper base, 2 threads, como em tests/debate_audio: demo_transcrita)"
+        )
+    corpo = relatorio_itens(None, demo) + _carga()
+    print(corpo)
+    write_section("Confiança por item: demo em áudio (debates)", comando, corpo, QUALIDADE_MD)
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--threads", type=int, default=2)
@@ -289,7 +534,19 @@ def main() -> int:
     parser.add_argument("--fixture", type=Path, help="grava a fixture de teste (transcrição truncada retida)")
     parser.add_argument("--salvar", type=Path, help="grava as transcrições e medidas (JSON por linha)")
     parser.add_argument("--de", type=Path, help="julga de novo transcrições gravadas com --salvar")
+    parser.add_argument("--demo", action="store_true", help="mede também os itens da demo em áudio")
+    parser.add_argument(
+        "--so-demo",
+        type=Path,
+        nargs="?",
+        const=Path(),
+        metavar="TRANSCRICAO",
+        help="só os itens da demo em áudio (seção própria); com um arquivo, usa essa transcrição da demo "
+        "feita pelo trabalho de áudio em vez de transcrever de novo",
+    )
     args = parser.parse_args()
+    if args.so_demo is not None:
+        return so_demo(args.so_demo if args.so_demo != Path() else None, args.threads)
     if args.de:
         linhas = carregar(args.de)
         segundos = float("nan")
@@ -302,7 +559,22 @@ def main() -> int:
         segundos = time.perf_counter() - inicio
         if args.salvar:
             salvar(linhas, args.salvar)
-    corpo = relatorio(linhas, segundos, args.threads)
+    demo = None
+    if args.demo:
+        import tempfile
+
+        config = ConfigAudio(
+            whisper_cache=str(REPO / ".cache" / "whisper-base"), whisper_threads=args.threads
+        )
+        caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
+        with tempfile.TemporaryDirectory() as tmp:
+            pasta, trechos = transcrever_demo(
+                Path(tmp), lambda: carregar_modelo(caminho, args.threads), args.threads
+            )
+            demo = itens_do_debate(pasta, trechos)
+    corpo = (
+        relatorio(linhas, segundos, args.threads) + "\n\n" + relatorio_itens(itens_das_falas(linhas), demo)
+    )
     print(corpo)
     comando = (
         f"python benchmarks/confianca_bench.py --threads 2 --frases {len({x['frase'] for x in linhas})} "
@@ -310,6 +582,8 @@ def main() -> int:
     )
     if args.de:
         comando += "; python benchmarks/confianca_bench.py --de transcricoes.jsonl"
+    if args.demo:
+        comando += " --demo"
     write_section("Confiança da transcrição (debates)", comando, corpo, QUALIDADE_MD)
     if args.fixture:
         gravar_fixture(linhas, args.fixture.resolve())

@@ -199,7 +199,12 @@ def _desencontro(etapas: Mapping[str, Any]) -> str | None:
     for t in etapas["turnos.json"]["turnos"]:
         calculado = calculados.get(t["id"])
         avaliacao = avaliacoes.get(t["id"], {}).get("avaliacao") or {}
-        if calculado is None or len(calculado["pontos_propostas"]) != len(avaliacao.get("propostas", [])):
+        propostas = len(avaliacao.get("propostas", []))
+        if (
+            calculado is None
+            or len(calculado["pontos_propostas"]) != propostas
+            or len(calculado.get("propostas_em_revisao", [""] * propostas)) != propostas
+        ):
             return f"os dados do turno {t['id']} não conferem com turnos.json e avaliacao.json"
     return None
 
@@ -276,9 +281,12 @@ def _veredito(codigo: str, rotulos: Mapping[str, str]) -> dict[str, str]:
     return {"codigo": codigo, "rotulo": rotulos[codigo]}
 
 
-def _checagem_view(r: Mapping[str, Any], rotulos: Mapping[str, str], autoria: str) -> dict[str, Any]:
+def _checagem_view(
+    r: Mapping[str, Any], rotulos: Mapping[str, str], autoria: str, em_revisao: str = ""
+) -> dict[str, Any]:
     return {
         "produzido_por": autoria,
+        "em_revisao": em_revisao,
         "id": r["id"],
         "afirmacao": r["afirmacao"],
         "veredito": _veredito(r["veredito"], rotulos),
@@ -310,18 +318,22 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
     for r in e["checagens-revisadas.json"]["checagens"]:
         if not r.get("oculta"):
             autoria = pagina.get("checagens", {}).get(r["id"], "")
-            por_turno.setdefault(r["turno"], []).append(_checagem_view(r, pagina["vereditos"], autoria))
+            retida = pagina.get("checagens_em_revisao", {}).get(r["id"], "")
+            por_turno.setdefault(r["turno"], []).append(
+                _checagem_view(r, pagina["vereditos"], autoria, retida)
+            )
     saida = []
     for t in e["turnos.json"]["turnos"]:
         p = perguntas.get(t["id"], {})
         a = avaliacoes.get(t["id"])
         calculado = pagina["turnos"][t["id"]]
         resposta = calculado["nota_resposta"]
+        lista = (a or {}).get("propostas", [])
+        # page data of an older engine has no item gate: nothing is shown as held
+        retidas = calculado.get("propostas_em_revisao") or [""] * len(lista)
         propostas = [
-            {**prop, "pontos": _numero(pontos, 0)}
-            for prop, pontos in zip(
-                (a or {}).get("propostas", []), calculado["pontos_propostas"], strict=True
-            )
+            {**prop, "pontos": _numero(pontos, 0), "em_revisao": retida}
+            for prop, pontos, retida in zip(lista, calculado["pontos_propostas"], retidas, strict=True)
         ]
         saida.append(
             {
@@ -338,6 +350,8 @@ def _turnos_view(d: DebatePagina, nomes: Mapping[str, str]) -> list[dict[str, An
                 "pergunta_autor": p.get("autor", ""),
                 "pergunta_origem": p.get("origem", ""),
                 "pergunta_motivo": p.get("motivo", ""),
+                "pergunta_em_revisao": calculado.get("pergunta_em_revisao", ""),
+                "ataque_em_revisao": calculado.get("ataque_em_revisao", ""),
                 "avaliacao": a,
                 "nota_resposta": None if resposta is None else _numero(resposta),
                 "faixa": a.get("faixa_evasao") if a else None,

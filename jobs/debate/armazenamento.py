@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from jobs.debate.confianca import Medidas
+from jobs.debate.confianca import MedidaPalavra, Medidas, palavra_de_json
 from jobs.debate.confianca import de_json as medidas_de_json
 from site_builder.conteudo.frontmatter import aninhamento_excessivo
 
@@ -95,6 +95,7 @@ class Palavra:
     p: str
     inicio_s: float
     fim_s: float
+    medida: MedidaPalavra | None = None  # the machine's confidence in this word (None: not stored)
 
 
 @dataclass(frozen=True)
@@ -236,7 +237,14 @@ def _fala(obj: Any, onde: str) -> Fala:
         for p in brutas:
             if isinstance(p, dict) and isinstance(p.get("p"), str):
                 with contextlib.suppress(ErroDebate):
-                    palavras.append(Palavra(p["p"], _numero(p, "inicio_s", onde), _numero(p, "fim_s", onde)))
+                    palavras.append(
+                        Palavra(
+                            p["p"],
+                            _numero(p, "inicio_s", onde),
+                            _numero(p, "fim_s", onde),
+                            palavra_de_json(p),
+                        )
+                    )
     return Fala(
         _texto(obj, "id", onde),
         inicio,

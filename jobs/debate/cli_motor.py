@@ -99,10 +99,12 @@ def register(sub: Any) -> None:
 
     trn = acoes.add_parser(
         "transcricao",
-        help="libera um turno com transcrição em revisão: confirma o texto ou o corrige",
+        help="libera um turno (ou seus itens) com transcrição em revisão: confirma o texto ou o corrige",
         description=(
             "Um turno cuja transcrição automática saiu com pouca confiança fica em revisão: não recebe "
-            "nota nem checagem até o editor confirmar o texto (--confirmar) ou corrigi-lo (--texto)."
+            "nota nem checagem até o editor confirmar o texto (--confirmar) ou corrigi-lo (--texto). "
+            "O mesmo vale para os itens do turno (propostas, afirmações, ataque) ouvidos com pouca "
+            "certeza; a pergunta em revisão se libera marcando-a (editar ... pergunta)."
         ),
     )
     trn.add_argument("turno", help="id do turno (ex.: t-f0012)")

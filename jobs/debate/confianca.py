@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -85,6 +85,64 @@ def de_json(dados: Any) -> Medidas | None:
     )
 
 
+@dataclass(frozen=True)
+class MedidaPalavra:
+    """What the machine said about one word: its probability, its Whisper segment's measures, and
+    whether the lexicon knows it (None: not looked up, e.g. a number)."""
+
+    prob: float
+    logprob: float
+    sem_fala: float
+    compressao: float
+    conhecida: bool | None = None
+
+    def para_json(self) -> dict[str, Any]:
+        """The keys stored beside the word in `transcricao.jsonl`."""
+        dados: dict[str, Any] = {
+            "prob": round(self.prob, 4),
+            "logprob": round(self.logprob, 4),
+            "sem_fala": round(self.sem_fala, 4),
+            "compressao": round(self.compressao, 4),
+        }
+        if self.conhecida is not None:
+            dados["lexico"] = self.conhecida
+        return dados
+
+
+def _real(valor: Any) -> float | None:
+    ok = isinstance(valor, int | float) and not isinstance(valor, bool) and math.isfinite(valor)
+    return float(valor) if ok else None
+
+
+def palavra_de_json(dados: Mapping[str, Any]) -> MedidaPalavra | None:
+    """A stored word's measures; None when the transcript has none for it (older or hand-made)."""
+    prob, logprob = _real(dados.get("prob")), _real(dados.get("logprob"))
+    sem_fala, compressao = _real(dados.get("sem_fala")), _real(dados.get("compressao"))
+    if prob is None or logprob is None or sem_fala is None or compressao is None:
+        return None
+    conhecida = dados.get("lexico")
+    return MedidaPalavra(
+        prob, logprob, sem_fala, compressao, conhecida if isinstance(conhecida, bool) else None
+    )
+
+
+def das_palavras(palavras: Sequence[MedidaPalavra]) -> Medidas | None:
+    """The measures of a stretch from its words' own measures (None when it has no word)."""
+    n = len(palavras)
+    if n == 0:
+        return None
+    checadas = [w.conhecida for w in palavras if w.conhecida is not None]
+    return Medidas(
+        palavras=n,
+        prob=sum(w.prob for w in palavras) / n,
+        logprob=sum(w.logprob for w in palavras) / n,
+        sem_fala=sum(w.sem_fala for w in palavras) / n,
+        compressao=sum(w.compressao for w in palavras) / n,
+        verificadas=len(checadas),
+        conhecidas=sum(checadas),
+    )
+
+
 def combinar(partes: Iterable[Medidas]) -> Medidas | None:
     """The measures of several stretches together (word-weighted); None when nothing has words."""
     lista = [m for m in partes if m.palavras > 0]
@@ -124,12 +182,13 @@ class Criterio:
     explicar: Callable[[Medidas], str]
 
 
-CRITERIOS = (
-    Criterio(
-        f"certeza média das palavras < {_n(PROB_PALAVRA_MIN)}",
-        lambda m: m.prob < PROB_PALAVRA_MIN,
-        lambda m: f"certeza média das palavras {_n(m.prob)} (mínimo {_n(PROB_PALAVRA_MIN)})",
-    ),
+_PROB = Criterio(
+    f"certeza média das palavras < {_n(PROB_PALAVRA_MIN)}",
+    lambda m: m.prob < PROB_PALAVRA_MIN,
+    lambda m: f"certeza média das palavras {_n(m.prob)} (mínimo {_n(PROB_PALAVRA_MIN)})",
+)
+# The three measures of Whisper's segments, judged the same way on an utterance and on an item.
+CRITERIOS_SEGMENTO = (
     Criterio(
         f"log-probabilidade média < {_n(LOGPROB_MIN)}",
         lambda m: m.logprob < LOGPROB_MIN,
@@ -145,15 +204,16 @@ CRITERIOS = (
         lambda m: m.compressao > COMPRESSAO_MAX,
         lambda m: f"texto repetitivo: compressão {_n(m.compressao)} (máximo {_n(COMPRESSAO_MAX)})",
     ),
-    Criterio(
-        f"palavras no dicionário < {round(100 * LEXICO_MIN)}% (com {LEXICO_MIN_PALAVRAS} ou mais)",
-        _lexico_baixo,
-        lambda m: (
-            f"{m.verificadas - m.conhecidas} de {m.verificadas} palavras fora do dicionário "
-            f"(até {round(100 * (1 - LEXICO_MIN))}% aceitas)"
-        ),
+)
+_LEXICO = Criterio(
+    f"palavras no dicionário < {round(100 * LEXICO_MIN)}% (com {LEXICO_MIN_PALAVRAS} ou mais)",
+    _lexico_baixo,
+    lambda m: (
+        f"{m.verificadas - m.conhecidas} de {m.verificadas} palavras fora do dicionário "
+        f"(até {round(100 * (1 - LEXICO_MIN))}% aceitas)"
     ),
 )
+CRITERIOS = (_PROB, *CRITERIOS_SEGMENTO, _LEXICO)
 
 
 def motivos(m: Medidas | None) -> tuple[str, ...]:
@@ -166,6 +226,79 @@ def motivos(m: Medidas | None) -> tuple[str, ...]:
 def nivel(m: Medidas | None) -> str:
     """ "baixa" when some measure is past its threshold, else "alta"."""
     return NIVEL_BAIXA if motivos(m) else NIVEL_ALTA
+
+
+# --- the item level ----------------------------------------------------------------------------
+# A scored item (a proposal, a checkable claim, an attack, the question a turn answers) is judged
+# on its own words, which are few: one misheard word can change what it says ("contratar" heard as
+# "contra a"), and a turn's average hides it. So the item level is stricter than the utterance's.
+ITEM_PROB_MIN = 0.5  # mean probability of the item's words
+ITEM_PROB_PALAVRA_MIN = 0.2  # every word of the item: below this, Whisper was guessing that word
+ITEM_FORA_DO_LEXICO_MAX = 0  # words the lexicon does not know (participants' names are known)
+
+
+@dataclass(frozen=True)
+class MedidasItem:
+    """Confidence of one scored item's own words."""
+
+    medidas: Medidas  # word-weighted means over the item's words (lexicon: only words checked)
+    prob_min: float  # the least sure word
+    palavra_min: str  # that word, as transcribed
+    fora_do_lexico: tuple[str, ...]  # words the lexicon does not know
+
+
+@dataclass(frozen=True)
+class CriterioItem:
+    """One threshold of the item gate."""
+
+    nome: str
+    falha: Callable[[MedidasItem], bool]
+    explicar: Callable[[MedidasItem], str]
+
+
+def _do_segmento(c: Criterio) -> CriterioItem:
+    return CriterioItem(c.nome, lambda mi: c.falha(mi.medidas), lambda mi: c.explicar(mi.medidas))
+
+
+CRITERIOS_ITEM = (
+    CriterioItem(
+        f"certeza média das palavras do item < {_n(ITEM_PROB_MIN)}",
+        lambda mi: mi.medidas.prob < ITEM_PROB_MIN,
+        lambda mi: f"certeza média das palavras {_n(mi.medidas.prob)} (mínimo {_n(ITEM_PROB_MIN)})",
+    ),
+    CriterioItem(
+        f"alguma palavra do item com certeza < {_n(ITEM_PROB_PALAVRA_MIN)}",
+        lambda mi: mi.prob_min < ITEM_PROB_PALAVRA_MIN,
+        lambda mi: (
+            f"a palavra “{mi.palavra_min}” foi ouvida com certeza {_n(mi.prob_min)} "
+            f"(mínimo {_n(ITEM_PROB_PALAVRA_MIN)})"
+        ),
+    ),
+    CriterioItem(
+        f"mais de {ITEM_FORA_DO_LEXICO_MAX} palavra(s) do item fora do dicionário",
+        lambda mi: len(mi.fora_do_lexico) > ITEM_FORA_DO_LEXICO_MAX,
+        lambda mi: "fora do dicionário: " + ", ".join(f"“{p}”" for p in mi.fora_do_lexico),
+    ),
+    *(_do_segmento(c) for c in CRITERIOS_SEGMENTO),
+)
+
+
+def medir_item(palavras: Sequence[tuple[str, MedidaPalavra]]) -> MedidasItem | None:
+    """The item measures of (word, its measures) pairs; None without any."""
+    medidas = das_palavras([m for _, m in palavras])
+    if medidas is None:
+        return None
+    menor = min(palavras, key=lambda par: par[1].prob)
+    fora = tuple(dict.fromkeys(normalizar_palavra(p) for p, m in palavras if m.conhecida is False))
+    return MedidasItem(medidas, menor[1].prob, normalizar_palavra(menor[0]), fora)
+
+
+def motivos_item(mi: MedidasItem | None) -> tuple[str, ...]:
+    """Why an item's words are below the item thresholds (Portuguese); empty when it passes or has
+    no machine measures (typed or edited text)."""
+    if mi is None:
+        return ()
+    return tuple(c.explicar(mi) for c in CRITERIOS_ITEM if c.falha(mi))
 
 
 # --- the lexicon ------------------------------------------------------------------------------
@@ -199,6 +332,11 @@ class Lexico:
             return True
         partes = [p for p in palavra.split("-") if p]
         return len(partes) > 1 and all(p in self.palavras or p in self.nomes for p in partes)
+
+    def situacao(self, bruta: str) -> bool | None:
+        """Whether one word as transcribed is known (None: not a word that is looked up)."""
+        p = normalizar_palavra(bruta)
+        return self.conhece(p) if verificavel(p) else None
 
     def contar(self, palavras: Iterable[str]) -> tuple[int, int]:
         """(checked, known) over the words that can be looked up."""

@@ -9,6 +9,9 @@ dicts) go in, a JSON-ready dict comes out.
 - `mudancas`: what changed between the two readings, in plain words (v1 debates only);
 - `turnos`: per turn, its weight in seconds, its direct-answer score (None without a question)
   and the points of each proposal (the evasion band is stored with the evaluation);
+  and which of its items wait for the editor because their words were heard with too little
+  confidence (`propostas_em_revisao`, `ataque_em_revisao`, `pergunta_em_revisao`: the reasons);
+- `checagens_em_revisao`: the same for checkable claims, by check id;
 - `pontos_item_proposta`: the points each stated item of a proposal is worth;
 - `vereditos`: the label readers see for each verdict code.
 """
@@ -133,8 +136,26 @@ def _transcricao(t: Mapping[str, Any]) -> str:
     return ""
 
 
+ITEM_EM_REVISAO = (
+    "Em revisão: o reconhecimento de fala teve pouca certeza nas palavras deste trecho ({motivos}); "
+    "não conta na nota até o editor conferir a transcrição."
+)
+
+
+def item_em_revisao(motivos: Sequence[str]) -> str:
+    """What the page says about a held item (empty when it counts)."""
+    return ITEM_EM_REVISAO.format(motivos="; ".join(motivos)) if motivos else ""
+
+
+def _retidos(itens: Mapping[str, Any]) -> dict[str, list[str]]:
+    return {str(i["id"]): [str(m) for m in i.get("motivos", [])] for i in itens.get("itens", [])}
+
+
 def _turnos(
-    turnos: Mapping[str, Any], avaliacao: Mapping[str, Any], entrada: formulas.EntradaPlacar
+    turnos: Mapping[str, Any],
+    avaliacao: Mapping[str, Any],
+    entrada: formulas.EntradaPlacar,
+    retidos: Mapping[str, list[str]],
 ) -> dict[str, dict[str, Any]]:
     avaliacoes = {k: v["avaliacao"] for k, v in avaliacao.get("turnos", {}).items()}
     linhas = {t.id: t for t in entrada.turnos}
@@ -142,6 +163,7 @@ def _turnos(
     for t in turnos["turnos"]:
         linha = linhas.get(t["id"])
         a = avaliacoes.get(t["id"]) or {}
+        tid = t["id"]
         saida[t["id"]] = {
             "peso_s": formulas.peso_turno(t["duracao_s"]),
             "nota_resposta": formulas.nota_resposta(linha) if linha is not None and linha.pergunta else None,
@@ -151,6 +173,12 @@ def _turnos(
             "avaliado_por": rotulo_backend(str(a["avaliador"])) if a.get("avaliador") else "",
             "em_revisao": t.get("transcricao") == EM_REVISAO,
             "transcricao": _transcricao(t),
+            "propostas_em_revisao": [
+                item_em_revisao(retidos.get(f"{tid}-p{i}", []))
+                for i in range(1, len(a.get("propostas", [])) + 1)
+            ],
+            "ataque_em_revisao": item_em_revisao(retidos.get(f"{tid}-ataque", [])),
+            "pergunta_em_revisao": item_em_revisao(retidos.get(f"{tid}-pergunta", [])),
         }
     return saida
 
@@ -210,15 +238,23 @@ def aviso(avaliacao: Mapping[str, Any], revisadas: Mapping[str, Any]) -> str:
 
 
 def em_revisao(placar: Mapping[str, Any]) -> str:
-    """How many turns wait for the editor's reading of their transcript (empty when none)."""
+    """How many turns and items wait for the editor's reading of their transcript (empty when none)."""
+    frases = []
     n = int(placar.get("turnos_em_revisao") or 0)
-    if n == 0:
-        return ""
-    verbo = "aguarda" if n == 1 else "aguardam"
-    return (
-        f"{plural(n, 'turno', 'turnos')} {verbo} a revisão da transcrição pelo editor e ainda não "
-        f"{'conta' if n == 1 else 'contam'} na nota."
-    )
+    if n:
+        verbo = "aguarda" if n == 1 else "aguardam"
+        frases.append(
+            f"{plural(n, 'turno', 'turnos')} {verbo} a revisão da transcrição pelo editor e ainda não "
+            f"{'conta' if n == 1 else 'contam'} na nota."
+        )
+    k = int(placar.get("itens_em_revisao") or 0)
+    if k:
+        frases.append(
+            f"{plural(k, 'item avaliado', 'itens avaliados')} (propostas, afirmações, ataques ou perguntas) "
+            f"{'saiu' if k == 1 else 'saíram'} de palavras ouvidas com pouca certeza e "
+            f"{'fica' if k == 1 else 'ficam'} fora da nota até o editor conferir."
+        )
+    return " ".join(frases)
 
 
 def calcular(
@@ -228,10 +264,12 @@ def calcular(
     turnos: Mapping[str, Any],
     avaliacao: Mapping[str, Any],
     revisadas: Mapping[str, Any],
+    itens: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The page data of one debate from its stages as stored: `placar.json`, `placar-v1.json` (None
     for debates from 18 Oct 2026 on), the parsed `placar-entrada.json`, `turnos.json`,
-    `avaliacao.json` and `checagens-revisadas.json`."""
+    `avaliacao.json`, `checagens-revisadas.json` and `itens-em-revisao.json`."""
+    retidos = _retidos(itens or {})
     nomes = {c["id"]: c["nome"] for c in placar.get("candidatos", [])}
     leituras = [(formulas.METODO_V2, placar)]
     if placar_v1 is not None:
@@ -244,9 +282,12 @@ def calcular(
         "mudancas": mudancas(placar, placar_v1, revisadas["checagens"], nomes)
         if placar_v1 is not None
         else [],
-        "turnos": _turnos(turnos, avaliacao, entrada),
+        "turnos": _turnos(turnos, avaliacao, entrada, retidos),
         "pontos_item_proposta": formulas.PONTOS_ITEM_PROPOSTA,
         "checagens": _checagens(revisadas),
+        "checagens_em_revisao": {
+            r["id"]: item_em_revisao(retidos[r["id"]]) for r in revisadas["checagens"] if r["id"] in retidos
+        },
         "vereditos": {v.codigo: v.rotulo for v in VEREDITOS.values()},
         "aviso": aviso(avaliacao, revisadas),
         "produzido_por": produzido_por(avaliacao, revisadas),

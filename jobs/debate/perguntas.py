@@ -8,6 +8,13 @@
 - Closing statements have no question (the turn does not enter direct answers).
 - The editor's marked question always wins.
 
+Transcripts are machine-made: a question is found in what was heard. An interrogative word heard
+with less certainty than the item gate's word minimum (`confianca.ITEM_PROB_PALAVRA_MIN`) is no cue
+("Quem dita tu foi a Macau, ... tem um minuto para comentar?" is a call whose "Candidato" came out
+as "Quem"), and a request for a plan or proposal is a question even when the recogniser lost its
+interrogative word and its "?" ("Guau, seu plano para a Saugi."). Whether the question's words may
+then score a direct answer is the item gate's decision (`itens_confianca.py`).
+
 The block of a turn comes from `[[blocos]]` in `debate.toml` when the program lists them, else from
 the moderator's calls ("confronto direto", "direito de resposta", "considerações finais").
 """
@@ -19,6 +26,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from jobs.debate.armazenamento import Bloco, Debate, Fala
+from jobs.debate.confianca import ITEM_PROB_PALAVRA_MIN
 from jobs.debate.edicoes import Edicoes
 from jobs.debate.papeis import PapelLocutor
 from jobs.debate.texto import frases, sem_acento
@@ -47,6 +55,7 @@ _CHAMADA = re.compile(
             r"\b(?:seu|o seu|teu) tempo\b",
             r"\btempo (?:esgotado|encerrado|acabou|terminou|esta acabando)\b",
             r"\b(?:para|pra) (?:a |sua |uma )?(?:replica|treplica|resposta|pergunta|consideracoes)\b",
+            r"\b(?:para|pra) (?:comentar|responder|perguntar|rebater|concluir)\b",
             r"\b(?:a |com a )?palavra (?:e|esta) (?:sua|com)\b",
             r"\bpasso a palavra\b",
             r"\bcom a palavra\b",
@@ -65,6 +74,12 @@ _CHAMADA = re.compile(
 _INTERROGATIVA = re.compile(
     r"^(?:e\s+|mas\s+)?(?:qual|quais|como|quando|quanto|quantos|quantas|onde|quem|por que|o que)\b"
 )
+# A request for the candidate's plan or proposal on a subject: a question without its "?" (the
+# recogniser often drops the interrogative word: "qual é o seu plano" heard as "Guau, seu plano").
+_PEDE_PLANO = re.compile(r"\b(?:plano|planos|proposta|propostas|projeto|projetos)\s+(?:para|sobre)\b")
+_INTERROGATIVAS = r"\b(qual|quais|como|quando|quanto|quantos|quantas|onde|quem|por que|o que)\b"
+# What stands for a word heard with too little certainty to be a cue (no letters: matches nothing).
+INCERTA = "_"
 # Moderator calls that open a block (used when the program does not list blocks).
 _ABRE_CONFRONTO = re.compile(
     r"\b(confronto|pergunta (?:para|ao|a) (?:o |a )?candidat|faca (?:a |sua )?pergunta (?:para|ao|a)|"
@@ -111,32 +126,61 @@ def e_chamada(frase: str) -> bool:
 
 
 def e_interrogativa(frase: str) -> bool:
-    """True for a question sentence ("?" or a strong interrogative opening, as transcripts may drop "?")."""
-    return frase.rstrip().endswith("?") or bool(_INTERROGATIVA.match(sem_acento(frase.strip())))
+    """True for a question sentence ("?", a strong interrogative opening, as transcripts may drop
+    "?", or a request for a plan or proposal)."""
+    base = sem_acento(frase.strip())
+    return frase.rstrip().endswith("?") or bool(_INTERROGATIVA.match(base) or _PEDE_PLANO.search(base))
 
 
-def pergunta_de(texto: str) -> str | None:
+def ouvido(fala: Fala) -> str:
+    """The utterance's text with each word heard below the word minimum replaced by `INCERTA`
+    (its punctuation kept, so sentences split the same); the text itself when it has no word
+    measures or was not made of its words (typed, edited)."""
+    if not fala.palavras or " ".join(p.p for p in fala.palavras) != fala.texto:
+        return fala.texto
+    return " ".join(
+        p.p
+        if p.medida is None or p.medida.prob >= ITEM_PROB_PALAVRA_MIN
+        else INCERTA + p.p[len(p.p.rstrip(".,;:!?…")) :]
+        for p in fala.palavras
+    )
+
+
+def pergunta_de(texto: str, ouvida: str | None = None) -> str | None:
     """The question in a leader's utterance without its calls and time warnings; None if none.
 
     The context sentences before the question stay (a journalist's preface frames the parts).
+    `ouvida` is the same text as heard (`ouvido`): the cues are read there, the sentences kept
+    are the text's.
     """
-    restantes = [f for f in frases(texto) if not e_chamada(f) or not _so_chamada(f)]
-    if not any(e_interrogativa(f) for f in restantes):
+    originais = frases(texto)
+    pistas = frases(ouvida) if ouvida is not None else originais
+    if len(pistas) != len(originais):
+        pistas = originais
+    restantes = [
+        (f, h) for f, h in zip(originais, pistas, strict=True) if not e_chamada(h) or not _so_chamada(h)
+    ]
+    if not any(e_interrogativa(h) for _, h in restantes):
         return None
-    return " ".join(restantes)
+    return " ".join(f for f, _ in restantes)
+
+
+def pergunta_da_fala(fala: Fala) -> str | None:
+    """The question in a leader's utterance, its cues read in what was heard."""
+    return pergunta_de(fala.texto, ouvido(fala))
 
 
 def _so_chamada(frase: str) -> bool:
     # "O senhor tem dois minutos." is a call; "Em dois minutos, qual é o seu plano?" is a question.
     sem = _CHAMADA.sub(" ", sem_acento(frase))
-    return not re.search(r"\b(qual|quais|como|quando|quanto|quantos|quantas|onde|quem|por que|o que)\b", sem)
+    return not re.search(_INTERROGATIVAS, sem) and not _PEDE_PLANO.search(sem)
 
 
 def passa_a_vez(fala: Fala, papel: PapelLocutor | None) -> bool:
     """True when a leader's utterance hands the floor on: a question, or a call to the next turn."""
     if papel is None or not papel.conduz:
         return False
-    return pergunta_de(fala.texto) is not None or bool(_PASSA_A_VEZ.search(sem_acento(fala.texto)))
+    return pergunta_da_fala(fala) is not None or bool(_PASSA_A_VEZ.search(sem_acento(fala.texto)))
 
 
 def _bloco_explicito(blocos: tuple[Bloco, ...], instante: float) -> Bloco | None:
@@ -212,7 +256,7 @@ def atribuir(
 
 def _ler_conducao(estado: _Estado, f: Fala, papel: PapelLocutor, blocos: tuple[Bloco, ...]) -> None:
     """Update the question in force (and, without a listed program, the block) from a leader's utterance."""
-    pergunta = pergunta_de(f.texto)
+    pergunta = pergunta_da_fala(f)
     if pergunta is not None:
         estado.pergunta, estado.autor, estado.origem, estado.fala = pergunta, papel.nome, papel.papel, f.id
         estado.pergunta_s = f.inicio_s
@@ -316,7 +360,7 @@ def _pergunta_do_editor(
         fala = next((f for f in falas if f.id == e.fala), None)
         if fala is not None:
             papel = papeis.get(fala.locutor)
-            texto = pergunta_de(fala.texto) or fala.texto
+            texto = pergunta_da_fala(fala) or fala.texto
             autor = papel.nome if papel is not None else fala.locutor
             return PerguntaTurno(
                 turno.id, texto, "editor", autor, (fala.id,), bloco, "pergunta marcada pelo editor"

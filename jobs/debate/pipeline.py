@@ -13,6 +13,7 @@ Files under `data/debates/<id>/`:
   placar-entrada.json, placar.json                    stage 7 (v2: the AVALIACOES input and output)
                                                       (placar.json: `atualizado_em`, kept while unchanged)
   avaliacao-v1.json, placar-v1-entrada.json, placar-v1.json   debates before 18 Oct 2026 (v1)
+  itens-em-revisao.json                               scored items held for their words' confidence
   pagina.json                                         stage 8: what the page shows that the engine computes
   estado.json                                         warnings and progress of the last cycle
   transcricao-conferida.json                          fingerprint of the last transcript used
@@ -41,6 +42,7 @@ from jobs.analise.turnos import (
 from jobs.analise.turnos import de_json as avaliacao_de_json
 from jobs.analise.turnos import para_json as avaliacao_para_json
 from jobs.debate import checagem as etapa_checagem
+from jobs.debate import itens_confianca as etapa_itens
 from jobs.debate import pagina as etapa_pagina
 from jobs.debate import papeis as etapa_papeis
 from jobs.debate import perguntas as etapa_perguntas
@@ -85,6 +87,7 @@ ARQ_ENTRADA = "placar-entrada.json"
 ARQ_PLACAR = "placar.json"
 ARQ_ENTRADA_V1 = "placar-v1-entrada.json"
 ARQ_PLACAR_V1 = "placar-v1.json"
+ARQ_ITENS = "itens-em-revisao.json"
 ARQ_PAGINA = "pagina.json"
 ARQ_ESTADO = "estado.json"
 CHAVE_ATUALIZADO = "atualizado_em"  # placar.json: when its scoreboard last changed (UTC, ISO 8601)
@@ -182,6 +185,10 @@ def executar(
         turnos = etapa_transcricao.aplicar(turnos, falas, edicoes.transcricoes)
         retidos = [t for t in turnos if t.encerrado and etapa_transcricao.retido(t)]
         perguntas = etapa_perguntas.atribuir(debate, falas, papeis, turnos, edicoes)
+        falas_por_id = {f.id: f for f in falas}
+        # A question heard with too little confidence is not used to score a direct answer.
+        retidos_itens = etapa_itens.perguntas_retidas(perguntas, turnos, falas_por_id)
+        pergunta_retida = {r.turno for r in retidos_itens}
         saidas: dict[str, Any] = {
             ARQ_PAPEIS: etapa_papeis.para_json(papeis, edicoes.falas),
             ARQ_TURNOS: etapa_turnos.para_json(turnos),
@@ -192,7 +199,10 @@ def executar(
         por_turno = {p.turno: p for p in perguntas}
         cache = {} if reavaliar else _cache(pasta / ARQ_AVALIACAO, "turnos")
         avaliacoes, guardar = _avaliar(
-            [(t.id, t.texto, por_turno[t.id].texto, t.candidato) for t in fechados],
+            [
+                (t.id, t.texto, None if t.id in pergunta_retida else por_turno[t.id].texto, t.candidato)
+                for t in fechados
+            ],
             debate,
             avaliador,
             cache,
@@ -218,7 +228,14 @@ def executar(
         saidas[ARQ_CHECAGENS] = {"busca": busca.nome, "memoria": memoria.nome, "turnos": guardar_checagens}
         revisadas = etapa_revisao.revisar(checagens, edicoes)
         saidas[ARQ_REVISADAS] = {"checagens": [etapa_revisao.para_json(r) for r in revisadas]}
-        entrada = entrada_v2(debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos)
+        for t in fechados:
+            if t.id in avaliacoes:
+                do_turno = [c for c in checagens if c.turno == t.id]
+                retidos_itens += etapa_itens.itens_do_turno(t, avaliacoes[t.id], do_turno, falas_por_id)
+        saidas[ARQ_ITENS] = etapa_itens.para_json(retidos_itens)
+        entrada = entrada_v2(
+            debate, fechados, perguntas, avaliacoes, revisadas, falas, papeis, retidos, retidos_itens
+        )
         entrada_lida = etapa_placar.ler_entrada(entrada)
         ciclo.placar = carimbar(
             etapa_placar.calcular(entrada_lida),
@@ -232,7 +249,8 @@ def executar(
             unidades = [u for u in unidades_v1(falas, papeis) if u[0] not in em_revisao]
             avaliacoes_v1, guardar_v1 = _avaliar(unidades, debate, avaliador, cache_v1, ciclo)
             saidas[ARQ_AVALIACAO_V1] = {"avaliador": avaliador.nome, "falas": guardar_v1}
-            entrada1 = entrada_v1(debate, unidades, avaliacoes_v1, checagens, edicoes, falas, papeis)
+            checagens_v1 = [c for c in checagens if c.id not in {r.id for r in retidos_itens}]
+            entrada1 = entrada_v1(debate, unidades, avaliacoes_v1, checagens_v1, edicoes, falas, papeis)
             saidas[ARQ_ENTRADA_V1] = entrada1
             saidas[ARQ_PLACAR_V1] = etapa_placar.calcular(etapa_placar.ler_entrada(entrada1))
         saidas[ARQ_PAGINA] = etapa_pagina.calcular(
@@ -242,6 +260,7 @@ def executar(
             saidas[ARQ_TURNOS],
             saidas[ARQ_AVALIACAO],
             saidas[ARQ_REVISADAS],
+            saidas[ARQ_ITENS],
         )
         saidas[ARQ_ESTADO] = {
             "falas": len(falas),
@@ -249,6 +268,7 @@ def executar(
             "turnos_encerrados": len(fechados),
             "turno_em_andamento": next((t.id for t in turnos if not t.encerrado), None),
             "turnos_em_revisao": [t.id for t in retidos],
+            "itens_em_revisao": [r.id for r in retidos_itens],
             "encerrado": encerrado,
             "locutores_sem_identificacao": sorted(
                 p.locutor for p in papeis.values() if p.papel == "candidato" and not p.candidato
@@ -454,15 +474,29 @@ def entrada_v2(
     falas: list[Fala],
     papeis: dict[str, PapelLocutor],
     retidos: list[Turno] | None = None,
+    itens_retidos: Sequence[etapa_itens.ItemRetido] = (),
 ) -> dict[str, Any]:
     """The AVALIACOES input of the current method: evaluated turns and reviewed checks (turns held
-    for their transcript are only counted, in `turnos_em_revisao`)."""
+    for their transcript are only counted, in `turnos_em_revisao`; items held for their words'
+    confidence are left out and counted in `itens_em_revisao`)."""
     por_turno = {p.turno: p for p in perguntas}
+    ids_retidos = {r.id for r in itens_retidos}
+    pergunta_retida = {r.turno for r in itens_retidos if r.tipo == etapa_itens.PERGUNTA}
+
+    def pergunta(t: Turno) -> str | None:
+        return None if t.id in pergunta_retida else por_turno[t.id].texto
+
     return {
         "metodo": etapa_placar.METODO_V2,
         "candidatos": _candidatos(debate),
         "turnos": [
-            _turno_placar(t.id, t.candidato, t.duracao_s, por_turno[t.id].texto, avaliacoes[t.id])
+            _turno_placar(
+                t.id,
+                t.candidato,
+                t.duracao_s,
+                pergunta(t),
+                etapa_itens.sem_retidos(avaliacoes[t.id], t.id, itens_retidos),
+            )
             for t in turnos
             if t.id in avaliacoes
         ],
@@ -476,9 +510,11 @@ def entrada_v2(
                 "oculta": r.oculta,
             }
             for r in revisadas
+            if r.id not in ids_retidos
         ],
         "falas": _falas_de_candidatos(falas, papeis),
         "turnos_em_revisao": [{"id": t.id, "candidato": t.candidato} for t in retidos or []],
+        "itens_em_revisao": [{"id": r.id, "candidato": r.candidato, "tipo": r.tipo} for r in itens_retidos],
     }
 
 

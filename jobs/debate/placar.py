@@ -144,6 +144,8 @@ class EntradaPlacar:
     checagens: tuple[ChecagemPlacar, ...]
     falas: tuple[FalaPlacar, ...]
     em_revisao: tuple[str, ...] = ()  # candidate of each turn held for its transcript (not scored)
+    # candidate of each item (proposal, claim, attack, question) held for its words' confidence
+    itens_em_revisao: tuple[str, ...] = ()
 
 
 # ---------------------------------------------------------------- formulas
@@ -339,6 +341,7 @@ def calcular(entrada: EntradaPlacar) -> dict[str, Any]:
                 },
                 "turnos_avaliados": len(turnos),
                 "turnos_em_revisao": entrada.em_revisao.count(cand.id),
+                "itens_em_revisao": entrada.itens_em_revisao.count(cand.id),
                 "tempo_fala_s": round(sum(f.duracao_s for f in entrada.falas if f.candidato == cand.id), 1),
             }
         )
@@ -350,6 +353,7 @@ def calcular(entrada: EntradaPlacar) -> dict[str, Any]:
         "candidatos": resultado,
         "manchete": manchete(classificados),
         "turnos_em_revisao": len(entrada.em_revisao),
+        "itens_em_revisao": len(entrada.itens_em_revisao),
     }
 
 
@@ -503,11 +507,18 @@ def ler_entrada(dados: Any) -> EntradaPlacar:
         if candidato not in ids:
             raise ErroPlacar(f"falas[{i}].candidato: '{candidato}' não está na lista de candidatos")
         falas.append(FalaPlacar(candidato, _numero(fo, "duracao_s", f"falas[{i}]", 0, None)))
-    em_revisao = []
-    for i, t in enumerate(_lista(obj, "turnos_em_revisao", "entrada")):
-        onde = f"turnos_em_revisao[{i}]"
+    em_revisao = _candidatos_retidos(obj, "turnos_em_revisao", ids)
+    itens = _candidatos_retidos(obj, "itens_em_revisao", ids)
+    return EntradaPlacar(metodo, tuple(candidatos), turnos, checagens, tuple(falas), em_revisao, itens)
+
+
+def _candidatos_retidos(obj: Mapping[str, Any], chave: str, ids: set[str]) -> tuple[str, ...]:
+    """The candidate of each held turn or item listed under `chave` (counted, never scored)."""
+    saida = []
+    for i, t in enumerate(_lista(obj, chave, "entrada")):
+        onde = f"{chave}[{i}]"
         candidato = _texto(_objeto(t, onde), "candidato", onde)
         if candidato not in ids:
             raise ErroPlacar(f"{onde}.candidato: '{candidato}' não está na lista de candidatos")
-        em_revisao.append(candidato)
-    return EntradaPlacar(metodo, tuple(candidatos), turnos, checagens, tuple(falas), tuple(em_revisao))
+        saida.append(candidato)
+    return tuple(saida)

@@ -37,7 +37,7 @@ from jobs.debate.audio import (
     nivel_dbfs,
     para_wav,
 )
-from jobs.debate.confianca import ErroLexico, Lexico, Medidas, lexico_portugues
+from jobs.debate.confianca import ErroLexico, Lexico, MedidaPalavra, Medidas, lexico_portugues
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.escolha_modelo import BASE, atraso_s, modelo_para_atraso
 from jobs.debate.falantes import (
@@ -231,6 +231,19 @@ def medidas_do_grupo(grupo: list[dict[str, Any]], lexico: Lexico | None) -> Medi
         verificadas=verificadas,
         conhecidas=conhecidas,
     )
+
+
+def palavra_gravada(w: dict[str, Any], lexico: Lexico | None) -> dict[str, Any]:
+    """A committed word as stored in the transcript: its times and its own confidence measures, so
+    the engine can judge each scored item on its own words (`jobs.debate.itens_confianca`)."""
+    medida = MedidaPalavra(
+        prob=float(w.get("prob", 1.0)),
+        logprob=float(w.get("logprob", 0.0)),
+        sem_fala=float(w.get("sem_fala", 0.0)),
+        compressao=float(w.get("compressao", 1.0)),
+        conhecida=lexico.situacao(str(w["p"])) if lexico is not None else None,
+    )
+    return {"p": w["p"], "inicio_s": w["inicio_s"], "fim_s": w["fim_s"], **medida.para_json()}
 
 
 def ler_transcricao(caminho: Path) -> list[dict[str, Any]]:
@@ -695,6 +708,7 @@ class Processador:
         del recentes[:-CONTEXTO_MAX]
         fala_id = f"f{self.estado.proximo_id:04d}"
         self.estado.proximo_id += 1
+        lexico = self._lexico_pronto(roteiro)
         if voz:
             self.estado.voz_da_fala[fala_id] = voz
         return {
@@ -703,8 +717,8 @@ class Processador:
             "fim_s": round(fim, 3),
             "locutor": locutor,
             "texto": texto,
-            "palavras": [{"p": w["p"], "inicio_s": w["inicio_s"], "fim_s": w["fim_s"]} for w in grupo],
-            "confianca": medidas_do_grupo(grupo, self._lexico_pronto(roteiro)).para_json(),
+            "palavras": [palavra_gravada(w, lexico) for w in grupo],
+            "confianca": medidas_do_grupo(grupo, lexico).para_json(),
         }
 
     def _lexico_pronto(self, roteiro: Roteiro) -> Lexico | None:

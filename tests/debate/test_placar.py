@@ -290,6 +290,7 @@ def test_cli_prints_placar(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
         "metricas",
         "turnos_avaliados",
         "turnos_em_revisao",
+        "itens_em_revisao",
         "tempo_fala_s",
     }
     assert set(saida["manchete"]) == {"lider", "empate_tecnico", "diferenca", "limiar", "casas"}

@@ -116,3 +116,52 @@ def debate_dir(tmp_path: Path) -> Path:
     pasta.mkdir(parents=True)
     (pasta / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
     return pasta
+
+
+@dataclass(frozen=True)
+class DemoTranscrita:
+    """The audio demo as faster-whisper heard it: the transcript the audio job wrote, and the
+    script's timeline (what was really said, and when)."""
+
+    transcricao: bytes
+    trechos: tuple[TrechoFalado, ...]
+
+
+# What makes the cached transcript stale besides the audio and the model: the code that writes it.
+_CODIGO_TRANSCRICAO = ("jobs/debate/processar.py", "jobs/debate/transcricao.py", "jobs/debate/confianca.py")
+
+
+@pytest.fixture(scope="session")
+def demo_transcrita(modelo: Callable[[], Any], config_audio: ConfigAudio) -> DemoTranscrita:
+    """The audio demo (espeak-ng, as `eleicoes demo` makes it) through the real audio job, once.
+
+    Transcribing takes a minute or more on this machine, so the transcript is cached in the system's
+    temporary folder under a key of the audio's bytes, the model's manifest and the code that writes
+    the transcript: any change to one of them transcribes again.
+    """
+    if not espeak_disponivel():
+        pytest.skip("espeak-ng não está instalado (o .ci/run o instala): sem fala sintética")
+    import hashlib
+    import tempfile
+
+    from benchmarks.confianca_bench import transcrever_demo
+    from jobs.debate.demo_audio import FALAS_DEMO
+
+    amostras, trechos = montar(FALAS_DEMO)
+    modelo_dir = resolver_modelo(config_audio.whisper_modelo, Path(config_audio.whisper_cache))
+    chave = hashlib.sha256(para_wav(amostras))
+    manifesto = Path(modelo_dir) / "montagem.json"
+    chave.update(manifesto.read_bytes() if manifesto.is_file() else str(modelo_dir).encode())
+    for rel in _CODIGO_TRANSCRICAO:
+        chave.update((REPO / rel).read_bytes())
+    cache = (
+        Path(tempfile.gettempdir()) / "eleicoes-testes-transcricao" / f"demo-{chave.hexdigest()[:20]}.jsonl"
+    )
+    if not cache.is_file():
+        with tempfile.TemporaryDirectory() as tmp:
+            pasta, _ = transcrever_demo(Path(tmp), modelo, config_audio.whisper_threads)
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            provisorio = cache.with_suffix(".tmp")
+            provisorio.write_bytes((pasta / "transcricao.jsonl").read_bytes())
+            provisorio.replace(cache)
+    return DemoTranscrita(cache.read_bytes(), tuple(trechos))
