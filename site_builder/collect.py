@@ -353,10 +353,15 @@ def collect(
     editors' registry: the file's last accepted version is read instead (`last_good`), or, without
     one, the file is left out (its pages keep their last published output; a check naming a
     candidate it held is refused, and without a registry every check naming editors is withheld).
-    Every other problem still raises.
+    A symlink or hidden entry under the content is never read, only reported. Every other problem
+    still raises.
     """
     reader = Reader(root, config, cache)
-    reader.erros += [str(p) for p in regras.entradas_proibidas(str(root))]  # nothing below reads them
+    proibidas = [str(p) for p in regras.entradas_proibidas(str(root))]
+    reader.erros += proibidas
+    # Nothing below reads them (links are never followed, hidden files are skipped), so leaving
+    # them out is all that `isolar` needs: the rest of the site is built without them.
+    reader.recusas += proibidas
     aceitas = _Aceitas(isolar)
     secoes: dict[str, Pagina] = {}
     for name in SECTIONS:

@@ -235,3 +235,30 @@ def test_copias_aceitas_so_do_que_foi_aceito(tmp_path: Path) -> None:
     last_good.save(tmp_path, {})
     guardadas = {rel for rel in arquivos if last_good.copy_of(tmp_path, rel) is not None}
     assert guardadas == {"content/site.toml", "content/secoes/inicio.md"}
+
+
+@pytest.mark.parametrize("entrada", ["link", "oculto"])
+def test_link_simbolico_ou_arquivo_oculto_nao_segura_a_noite(
+    projeto: Path, tmp_path: Path, entrada: str
+) -> None:
+    """A symlink or a hidden file dropped into the content: never read, never published, reported,
+    and the race and debate pages are built with the new data all the same (strict: refused)."""
+    out = tmp_path / "public"
+    build_site(projeto, out, workers=1)
+    antes = snapshot(out)
+    fora = tmp_path / "fora-do-projeto.md"
+    fora.write_text("segredo de fora do projeto\n", encoding="utf-8")
+    rel = "content/checagens/copia.md" if entrada == "link" else "content/checagens/.rascunho.md"
+    if entrada == "link":
+        (projeto / rel).symlink_to(fora)
+    else:
+        shutil.copy(fora, projeto / rel)
+    _a_noite_continua(projeto)
+    with pytest.raises(BuildError, match=rel.replace(".", r"\.")):
+        build_site(projeto, out, workers=1, strict=True)
+    report = build_site(projeto, out, workers=1)
+    assert any(r.startswith(rel) for r in report.recusados), report.recusados
+    depois = snapshot(out)
+    assert depois[PAGINA_CORRIDA] != antes[PAGINA_CORRIDA]
+    assert "título novo" in depois[PAGINA_DEBATE].decode("utf-8")
+    assert not any(b"segredo de fora do projeto" in data for data in depois.values())
