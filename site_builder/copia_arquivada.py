@@ -16,8 +16,6 @@ from dataclasses import dataclass
 from html.parser import HTMLParser
 from typing import Any, BinaryIO
 
-from warcio.archiveiterator import ArchiveIterator
-
 from site_builder import jsonld
 from site_builder.artifact import Artifact
 from site_builder.config import SiteConfig
@@ -96,6 +94,10 @@ class Captura:
 
 
 def _respostas(handle: BinaryIO) -> Iterator[Any]:
+    # Imported here: only a build with archived copies reads WARCs (`eleicoes build --help` and
+    # `validar` stay free of it, tests/test_cli.py).
+    from warcio.archiveiterator import ArchiveIterator
+
     for record in ArchiveIterator(handle):
         if record.rec_type == "response":
             yield record

@@ -34,6 +34,7 @@ from demo import (
     StopOnSignal,
 )
 from model.ptbr_cli import INTERRUPTED_STATUS
+from site_builder import copia_arquivada
 from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.regras import PASTA_COPIAS
 from site_builder.lock import project_lock
@@ -161,7 +162,12 @@ def test_a_check_page_links_the_archived_copy_of_its_captured_post(demo: Demo) -
         page = get(demo, f"/checagens/{meta.get('slug', path.stem)}/")
         for copy in copies:
             address = "/arquivo/" + copy.removeprefix(PASTA_COPIAS)
-            assert f'<a href="{address}">cópia arquivada</a>' in page, (path.name, address)
+            readable = copia_arquivada.url_da_pagina(address[1:])
+            assert f'<a href="{readable}">cópia arquivada</a> (<a href="{address}">WARC</a>)' in page, (
+                path.name,
+                address,
+            )
+            assert "Cópia arquivada" in get(demo, readable)  # the readable view a reader can open
             with urllib.request.urlopen(demo.url + address, timeout=60) as answer:  # loopback only
                 assert answer.read() == (REPO / copy).read_bytes()
             linked += 1
