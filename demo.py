@@ -533,11 +533,15 @@ def run_demo(args: argparse.Namespace) -> int:
     import scheduler
     from site_builder.build import build_site  # the builder, like the scheduler, only for the demo
     from site_builder.errors import BuildError
+    from site_builder.lock import print_waiting, project_lock
 
     setup_logging()
     repo = Path.cwd()
     try:  # the sample content must pass strict mode before the night starts
-        build_site(repo, repo / "public", strict=True)
+        # Under the project lock, as `eleicoes build`: another build of the checkout's public/ (a
+        # second demo, an editor's build) would otherwise remove this one's staging under it.
+        with project_lock(repo, "eleicoes demo: build de verificação", on_wait=print_waiting):
+            build_site(repo, repo / "public", strict=True)
     except BuildError as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -1,7 +1,8 @@
 """Nothing outside the project is published (issue 22, item 7): a symlink or a hidden file under
-`content/` or the archived copies' folder is refused by `validar` and by the build, naming the
-path, and the build never follows one. Before the fix, a symlinked archived copy made the build
-copy a file from outside the project into `public/`, and `validar` said "tudo certo"."""
+`content/` or the archived copies' folder is refused by `validar` and by the strict build, naming
+the path; the night's build (not strict) reports it and leaves it out; no build follows one.
+Before the fix, a symlinked archived copy made the build copy a file from outside the project
+into `public/`, and `validar` said "tudo certo"."""
 
 from __future__ import annotations
 
@@ -40,8 +41,11 @@ def test_copia_arquivada_em_link_simbolico(
     assert f"{COPIA}: {regras.LINK_SIMBOLICO}" in capsys.readouterr().out.splitlines()
     out = tmp_path / "public"
     with pytest.raises(BuildError, match=f"{COPIA}: é um link simbólico"):
-        build_site(site, out, workers=1)
+        build_site(site, out, workers=1, strict=True)
     assert not out.exists() or b"SEGREDO" not in _todos(out)
+    report = build_site(site, out, workers=1)  # the night's build: the link reported, never followed
+    assert f"{COPIA}: {regras.LINK_SIMBOLICO}" in report.recusados
+    assert b"SEGREDO" not in _todos(out)
 
 
 @pytest.mark.parametrize(
@@ -68,8 +72,11 @@ def test_links_e_ocultos_no_conteudo(
     assert main(["checagens", "validar", "--raiz", str(site)]) == 1
     assert f"{rel}: {mensagem}" in capsys.readouterr().out.splitlines()
     with pytest.raises(BuildError) as recusa:
-        build_site(site, tmp_path / "public", workers=1)
+        build_site(site, tmp_path / "public", workers=1, strict=True)
     assert f"{rel}: {mensagem}" in str(recusa.value)
+    # The night's build (not strict) leaves the entry out, reports it, and builds the rest.
+    assert f"{rel}: {mensagem}" in build_site(site, tmp_path / "public", workers=1).recusados
+    assert (tmp_path / "public" / "index.html").is_file()
 
 
 def test_validar_um_arquivo_que_e_link(
