@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from importlib import metadata, resources
@@ -146,14 +147,15 @@ def render_png(cartao: Cartao) -> bytes:
     return out.getvalue()
 
 
+def _image_artifact(url: str, cartao: object, draw: Callable[[], bytes]) -> Artifact:
+    """The image at `url` drawn by `draw`, drawn again only when what it shows (`cartao`) or how
+    it is drawn changes; kept in the builder's image cache (`Artifact.guardar`)."""
+    return raw(url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), draw, guardar=True)
+
+
 def artifact(url: str, cartao: Cartao) -> Artifact:
-    """The image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
-    return raw(
-        url.lstrip("/"),
-        fingerprint(repr(cartao), renderer_version()),
-        lambda: render_png(cartao),
-        guardar=True,
-    )
+    """The projection's card at `url` (`_image_artifact`)."""
+    return _image_artifact(url, cartao, lambda: render_png(cartao))
 
 
 # The verdict seals' colours of the stylesheet (--verdadeiro ... --sem-dados), white text on each.
@@ -253,10 +255,5 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHE
 
 
 def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
-    """A check's image at `url`, drawn again only when what it shows (or how it is drawn) changes."""
-    return raw(
-        url.lstrip("/"),
-        fingerprint(repr(cartao), renderer_version()),
-        lambda: render_checagem_png(cartao),
-        guardar=True,
-    )
+    """A check's card at `url` (`_image_artifact`)."""
+    return _image_artifact(url, cartao, lambda: render_checagem_png(cartao))
