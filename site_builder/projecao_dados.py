@@ -128,6 +128,12 @@ class Leitura:
     fonte_erro_projecao: str | None = None
     fonte_erro_parcial: str | None = None
 
+    @property
+    def apuracao_concluida(self) -> bool:
+        """Every voter's section is totalized in this reading: the count cannot advance any more."""
+        total, totalizado = self.parcial_eleitorado, self.parcial_totalizado
+        return bool(total) and totalizado is not None and totalizado >= (total or 0)
+
     def candidato(self, numero: int) -> CandidatoProjetado | None:
         """The candidate with this ballot number, if present."""
         return next((c for c in self.candidatos if c.numero == numero), None)

@@ -568,7 +568,11 @@ def race_page(ctx: SiteContext, corrida: Corrida) -> dict[str, Any]:
     atual = corrida.atual
     publicavel = atual.publicavel
     ultima_pub = last_publishable(ctx, corrida)
-    idade = next((c for c in atual.criterios if c.id == ao_vivo.CRITERIO_IDADE), None)
+    # A finished count cannot have advanced behind the page: no "dados atrasados" warning for it
+    # however old its files grow (after the night, or the demo's clock running past its end).
+    idade = None
+    if not atual.apuracao_concluida:
+        idade = next((c for c in atual.criterios if c.id == ao_vivo.CRITERIO_IDADE), None)
     titulo = f"Projeção: {corrida.titulo}"
     return {
         "titulo": titulo,
