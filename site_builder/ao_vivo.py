@@ -41,6 +41,12 @@ def projection_hooks(
     }
 
 
+def section_hooks(intervalo_s: int) -> dict[str, Any]:
+    """What the home page's and the projection index's live block tell the script: they swap their
+    headline regions like a race page, with no reading of their own to age."""
+    return {"intervalo": intervalo_s, "estrutura": ESTRUTURA}
+
+
 def debate_hooks(api_url: str, manchete: object, fuso: str) -> dict[str, Any]:
     """Data attributes of a live debate page: its scoreboard JSON, the headline it shows and how old
     the scoreboard may be before the page warns."""

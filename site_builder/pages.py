@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
-from site_builder import copia_arquivada, debates, jsonld, projecao, share_image
+from site_builder import ao_vivo, copia_arquivada, debates, jsonld, projecao, share_image
 from site_builder.artifact import Artifact, latest, raw, url_of, w3c
 from site_builder.config import SiteConfig
 from site_builder.conteudo import regras
@@ -142,6 +142,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
                 "metodologia": ctx.metodologia,
                 "projecao": projecao.headlines(ctx),
                 "debate": debates.home_card(ctx),
+                "ao_vivo": ao_vivo.section_hooks(ctx.config.intervalo_ao_vivo_s),
             },
             keys[:HOME_CHECKS]
             + _page_keys(ctx.metodologia)
@@ -155,7 +156,10 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "projecao/index.html",
             "projecao_indice.html",
             [*home, ("Projeção", "/projecao/")],
-            lambda: projecao.section_context(ctx),
+            lambda: {
+                **projecao.section_context(ctx),
+                "ao_vivo": ao_vivo.section_hooks(ctx.config.intervalo_ao_vivo_s),
+            },
             projecao.headline_keys(ctx),
             projecao.section_lastmod(ctx),
         ),

@@ -250,3 +250,34 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_the_open_home_and_projection_index_swap_in_the_newest_headlines(servido: tuple[Path, str]) -> None:
+    """A reader who opened the home page or the races' list and never reloads sees the new build's."""
+    out, base = servido
+    inicio, indice = out / "index.html", out / "projecao" / "index.html"
+    acelerar(inicio)
+    acelerar(indice)
+    with Navegador() as browser, browser.aba(base + "/projecao/", 1280, 900) as aba:
+        aba.avaliar("window.semRecarregar = true")
+        html = indice.read_text(encoding="utf-8")
+        assert '<ul class="lista-corridas">' in html
+        publicar_texto(
+            indice, html.replace('<ul class="lista-corridas">', '<ul class="lista-corridas" data-nova="sim">')
+        )
+        aba.esperar("document.querySelector('.lista-corridas').dataset.nova === 'sim'")
+        assert aba.avaliar("window.semRecarregar") is True and not aba.avaliar(visivel("recarregar"))
+        assert aba.erros() == []
+    with Navegador() as browser, browser.aba(base + "/", 390, 844, mobile=True) as aba:
+        aba.avaliar("window.semRecarregar = true")
+        html = inicio.read_text(encoding="utf-8")
+        antigo = '<strong class="tendencia-inicio">'
+        assert html.count(antigo) >= 1 and 'class="cartao-debate"' in html
+        novo = html.replace(antigo, '<strong class="tendencia-inicio" data-nova="sim">', 1)
+        novo = novo.replace('<div class="cartao-debate">', '<div class="cartao-debate" data-nova="sim">', 1)
+        publicar_texto(inicio, novo)
+        aba.esperar("document.querySelector('.tendencia-inicio').dataset.nova === 'sim'")
+        aba.esperar("document.querySelector('.cartao-debate').dataset.nova === 'sim'")
+        assert aba.avaliar("window.semRecarregar") is True  # the same page, not a reload
+        assert not aba.avaliar(visivel("recarregar"))
+        assert aba.erros() == []

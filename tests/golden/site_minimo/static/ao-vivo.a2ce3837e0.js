@@ -2,7 +2,8 @@
    complete reading it was built from. No inline code, no styles set here (the Content-Security-Policy
    allows only this site's files).
 
-   Race pages ("one renderer"): every data-intervalo seconds the page asks for its own built HTML,
+   Race pages, and the home page and the races' list (their headlines), ("one renderer"): every
+   data-intervalo seconds the page asks for its own built HTML,
    with If-None-Match (a 304 means nothing changed), parses it with DOMParser and swaps each
    data-regiao part whose built HTML changed, so every figure is exactly what the Python build
    renders (leader changes and publishability changes included). A reload is asked for, in one line
