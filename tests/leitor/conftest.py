@@ -20,6 +20,7 @@ def _construir(pasta: Path) -> None:
     shutil.copytree(REPO / "content", root / "content")
     shutil.copytree(REPO / "templates", root / "templates")
     shutil.copytree(REPO / "data" / "debates", root / "data" / "debates")
+    shutil.copytree(REPO / "data" / "redes", root / "data" / "redes")  # the checks' archived posts
     make_night(root / "data")
     build_site(root, pasta / "public", strict=True)
 

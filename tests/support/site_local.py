@@ -47,6 +47,7 @@ def paginas(site: Path) -> dict[str, str]:
         "candidatos": "/candidatos/",
         "candidato": primeira("candidatos/*/index.html"),
         "correcoes": "/checagens/correcoes/",
+        "copia-arquivada": primeira("arquivo/*/*/index.html"),  # the archived post of a check
         "metodologia": "/metodologia/",
         "metodologia-pagina": "/metodologia/projecao/",  # tables and code blocks
         "nao-encontrada": "/404.html",
