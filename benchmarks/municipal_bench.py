@@ -124,7 +124,7 @@ def make_realistic_night(
     write_president_municipal_night(
         dest,
         partes,
-        instantes,  # type: ignore[arg-type]
+        instantes,
         descricao="benchmark: presidente por município, curva real de 2022 (candidatos fictícios)",
         fracao=lambda t, nv: min(1.0, nv / fim[t.parte]),
     )
@@ -264,7 +264,7 @@ def run(night: Path, capturas: int, passo_s: float, taxa: float, rajada: int) ->
                 r: RaceResult = res.corridas[0]
                 agora = state.cliente.relogio_servidor.estimativa() or dt.datetime.now(dt.UTC)
                 frescos, frescos_c, contando, so_cob = freshness(state, agora)
-                linha = {
+                linha: dict[str, Any] = {
                     "ciclo": len(linhas) + 1,
                     "inicio_s": comeco - partida,
                     "pedidos": r.pedidos,

@@ -249,6 +249,9 @@ def municipal(full_at_default_cap: bool) -> dict[str, Any]:
         t0 = time.perf_counter()
         res = run_cycle(cfg, state).corridas[0]
         out["incremental (10 % moved), default cap 20/s"] = (time.perf_counter() - t0, res)
+        out["incremental_publicavel"] = (
+            "publishable" if res.publicavel else "not publishable (" + ", ".join(res.nao_atendidos) + ")"
+        )
         state.fechar()
         server.parar()
     return out
@@ -323,9 +326,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     body += (
         f"\nIncremental = {mun['mudaram']} municipalities ({mun['mudaram'] / mun['partes']:.0%}) moved since "
-        f"the previous capture: the {mun['coberturas']} coverage files are read first and only the moved "
-        "municipalities' files (plus `br`) are asked for. Unmoved municipalities keep their old `hg`, "
-        "hence the time criteria failing in that synthetic capture.\n"
+        f"the previous capture: the UF files, `br` and the {mun['coberturas']} coverage files are read "
+        "first and only the moved municipalities' files are asked for (the municipal agenda, "
+        "docs/NOITE.md). The unmoved ones keep their old `hg` but their coverage rows confirm them "
+        "(`model/cobertura.py`), so the time rows measure them at the coverage files' time; the "
+        f"incremental cycle's reading was {mun['incremental_publicavel']}.\n"
     )
     write_section(
         "Election night (TSE polling)",

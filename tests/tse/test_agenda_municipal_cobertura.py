@@ -117,13 +117,13 @@ def _run_with_coverage(
 def test_a_counting_file_confirmed_by_a_fresh_coverage_counts_as_current() -> None:
     out = _run_with_coverage(_coverage("sp", {"00003": Part()}, NOW - dt.timedelta(seconds=30)))
     assert out["publicavel"] is True, out["criterios_nao_atendidos"]
-    sp = stratum(out, "sp00003")  # type: ignore[arg-type]
+    sp = stratum(out, "sp00003")
     # Both times in the output: the file's own `hg` and the coverage file's that confirmed it.
     assert sp["hora"].startswith("2026-10-25T16:40") and sp["confirmado"] == {
         "cobertura": "sp-e006258-ab.json",
         "hora": "2026-10-25T16:59:30-03:00",
     }
-    assert "confirmado" not in stratum(out, "rr00009")  # type: ignore[arg-type]
+    assert "confirmado" not in stratum(out, "rr00009")
 
 
 @pytest.mark.parametrize(
@@ -145,13 +145,14 @@ def test_a_counting_file_is_not_current_by_a_stale_unreadable_or_moved_coverage(
     else:  # the row moved before its file (TSE-FORMAT.md §3): same stamp recorded, counts differ
         out = _run_with_coverage(_coverage("sp", {"00003": Part(est=600_000)}, fresca))
     assert out["publicavel"] is False
-    idade = criterion(out, "idade_arquivo_referencia")  # type: ignore[arg-type]
+    idade = criterion(out, "idade_arquivo_referencia")
     assert idade["ok"] is False and idade["valor"] >= 10, idade  # never fresher than the coverage
     # A stale coverage file still says "unchanged", but only as of its own (old) time.
-    confirmado = stratum(out, "sp00003").get("confirmado")  # type: ignore[arg-type]
-    assert (
-        confirmado is None if caso != "cobertura velha" else confirmado["hora"] == "2026-10-25T16:50:00-03:00"
-    )
+    confirmado = stratum(out, "sp00003").get("confirmado")
+    if caso == "cobertura velha":
+        assert confirmado is not None and confirmado["hora"] == "2026-10-25T16:50:00-03:00"
+    else:
+        assert confirmado is None
 
 
 # ---------------------------------------------------------------------------- replayed night

@@ -2,10 +2,11 @@
 
 Pure tests of `jobs/tse/agenda_municipal.py`, then a replayed night through the replay server
 whose UF coverage files are missing (the agenda's fallback; with them, see
-`test_agenda_municipal_cobertura.py`): what each cycle fetches (the UF files first; municipalities never read; counting ones of a UF
-whose file advanced; counting ones whose file is about to age out), what it never fetches again
-(finished municipalities), and what a reading may mix (fresh files with older finished ones, yes;
-a counting file older than 5 minutes, no: the criteria say so).
+`test_agenda_municipal_cobertura.py`): what each cycle fetches (the UF files first;
+municipalities never read; counting ones of a UF whose file advanced; counting ones whose file is
+about to age out), what it never fetches again (finished municipalities), and what a reading may
+mix (fresh files with older finished ones, yes; a counting file older than 5 minutes, no: the
+criteria say so).
 """
 
 from __future__ import annotations
