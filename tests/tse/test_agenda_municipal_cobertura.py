@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from jobs.tse.agenda_municipal import ParteMunicipal, plan_fetch
+from jobs.tse.audit import audit_snapshot
 from jobs.tse.config import ConfigTse, Corrida
 from jobs.tse.coverage import parse_coverage
 from jobs.tse.cycle import REFRESH_AFTER
@@ -246,6 +247,8 @@ def test_the_scheduling_rules_with_coverage_files_on_a_replayed_night(
         entrada = captura(snap)["arquivos"][e["arquivo"]]
         assert entrada["cobertura"]["arquivo"] == "ap-e006258-ab.json" and entrada["cobertura"]["carimbo"]
     assert (snap / "ap-e006258-ab.json").is_file()  # the coverage file travels with the snapshot
+    auditoria = audit_snapshot(snap)  # and `eleicoes auditar` reproduces the confirmed reading
+    assert auditoria.ok, (auditoria.problemas, auditoria.diff[:2000])
     assert not any("confirmado" in e for e in out["estratos"] if e["id"].startswith("rr"))
 
 
