@@ -104,7 +104,7 @@ def level_at(curva: list[tuple[float, float]], t: float) -> float:
 
 
 def make_realistic_night(
-    dest: Path, capturas: int, passo_s: float, inicio: dt.datetime, minutos: float
+    dest: Path, capturas: int, passo_s: float, inicio: dt.datetime, minutos: float, desde_min: float = 0.0
 ) -> int:
     """The `realista` profile's night folder; returns the number of municipalities."""
     partes = totals_from_csv(MUN_CSV)
@@ -118,7 +118,7 @@ def make_realistic_night(
         fim.update({t.parte: 0.3 + 0.7 * i / n for i, t in enumerate(grupo)})
     instantes: list[tuple[dt.datetime, dict[str, float]]] = []
     for k in range(capturas):
-        t_noite = minutos * (k + 1) / capturas
+        t_noite = desde_min + minutos * (k + 1) / capturas
         niveis = {uf: level_at(curvas[regiao], t_noite) for uf, regiao in REGIAO.items()}
         instantes.append((inicio + dt.timedelta(seconds=passo_s * k), niveis))
     write_president_municipal_night(
@@ -345,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--capturas", type=int, default=10, help="capturas do perfil comprimido")
     parser.add_argument("--capturas-realista", type=int, default=36, help="capturas do perfil realista")
     parser.add_argument("--minutos-noite", type=float, default=180.0, help="minutos da curva real (realista)")
+    parser.add_argument(
+        "--inicio-min", type=float, default=0.0, help="minuto da curva real na 1ª captura (realista)"
+    )
     parser.add_argument("--passo-s", type=float, default=60.0, help="segundos entre capturas")
     parser.add_argument(
         "--taxas", default="20", help="requisições/s de cada rodada, separadas por vírgula (rajada = taxa)"
@@ -367,12 +370,16 @@ def main(argv: list[str] | None = None) -> int:
         night = Path(pasta.name) / "noite"
         if perfil == "realista":
             capturas = args.capturas_realista
-            n_mun = make_realistic_night(night, capturas, args.passo_s, inicio, args.minutos_noite)
+            n_mun = make_realistic_night(
+                night, capturas, args.passo_s, inicio, args.minutos_noite, args.inicio_min
+            )
             fator = args.minutos_noite * 60 / (capturas * args.passo_s)
             titulo = (
-                f"**Realistic night** — the real 2022 runoff arrival curve by region, {args.minutos_noite:g} "
-                f"minutes after 17:00 (to {level_at(arrival_curves()['Brasil'], args.minutos_noite):.1%} of "
-                f"the sections) in {capturas} captures {args.passo_s:g} s apart: the night's clock runs "
+                f"**Realistic night** — the real 2022 runoff arrival curve by region, from "
+                f"{args.inicio_min:g} to {args.inicio_min + args.minutos_noite:g} minutes after 17:00 (to "
+                f"{level_at(arrival_curves()['Brasil'], args.inicio_min + args.minutos_noite):.1%} of "
+                f"the sections; the poller starts with nothing read) in {capturas} captures "
+                f"{args.passo_s:g} s apart: the night's clock runs "
                 f"{fator:.1f}× the poller's, so each cycle sees {fator:.1f}× a real cycle's change; small "
                 "municipalities finish first within each region"
             )
@@ -418,11 +425,15 @@ def main(argv: list[str] | None = None) -> int:
         "shared with other jobs: the processing part of each cycle is slower than on an idle machine).\n"
     )
     print(body)
+    janela = args.perfil == "realista" and args.inicio_min > 0
     write_section(
-        "President by municipality, live (municipal agenda)",
+        "President by municipality, live: a window of the night"
+        if janela
+        else "President by municipality, live (municipal agenda)",
         f"python benchmarks/municipal_bench.py --perfil {args.perfil} --capturas {args.capturas} "
         f"--capturas-realista {args.capturas_realista} --minutos-noite {args.minutos_noite:g} "
-        f"--passo-s {args.passo_s:g} --taxas {args.taxas}",
+        + (f"--inicio-min {args.inicio_min:g} " if janela else "")
+        + f"--passo-s {args.passo_s:g} --taxas {args.taxas}",
         body,
     )
     return 0
