@@ -330,7 +330,9 @@ def main(argv: list[str] | None = None) -> int:
         "first and only the moved municipalities' files are asked for (the municipal agenda, "
         "docs/NOITE.md). The unmoved ones keep their old `hg` but their coverage rows confirm them "
         "(`model/cobertura.py`), so the time rows measure them at the coverage files' time; the "
-        f"incremental cycle's reading was {mun['incremental_publicavel']}.\n"
+        f"incremental cycle's reading was {mun['incremental_publicavel']}. This two-capture night holds no "
+        "UF files (only the municipal files and `br`): the 27 UF files' 404s are among each cycle's "
+        "errors.\n"
     )
     write_section(
         "Election night (TSE polling)",
