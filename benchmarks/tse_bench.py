@@ -7,9 +7,10 @@
   the bucket refills between cycles, as it does at the 30 s polling interval.
   Two nights: the synthetic 2nd round (6258, no twins) and the real signed 1st-round final (6257).
 * President by municipality (5,570 parts built from `datasets/results/pres_2t_2022_mun.csv`),
-  coverage first: a full first sweep (every file) and an incremental cycle where 10 % of the
-  municipalities changed, under the rate cap. `--completo` also runs the full sweep at the
-  default cap (about 5 minutes).
+  the UF files, `br` and the coverage files first (the municipal agenda): a full first sweep
+  (every file, at a cap of 1000/s) and an incremental cycle where 10 % of the municipalities
+  changed, at the default cap. `--completo` also runs the first cycle at the default cap (the
+  agenda stops it at its budget of requests).
 
 Target (issue 4): president cycle fetch + snapshot + model + rebuild under 1.5 s on loopback.
 Run from the repo root: `python benchmarks/tse_bench.py [--completo]`.
