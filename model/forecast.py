@@ -18,6 +18,7 @@ from model import VERSION
 from model.bands import error_source, expected_error, half_width, margin_half_width, partial_error
 from model.baselines import Baseline, BasePart, baseline_key
 from model.calibration import Calibration
+from model.cobertura import Cobertura, CoverageError, confirmation, coverage_name, parse_coverage_file
 from model.criteria import Measurements, evaluate
 from model.drift import corrected_shares
 from model.drift_check import Verificacao, partes_lidas, verificar
@@ -72,6 +73,17 @@ class Reading:
     preservado: bool = False
     hora: dt.datetime | None = None
     recusado: str | None = None  # a new reading of this file was refused in this capture, and why
+    # President by municipality: the coverage file that proves this reading current, and as of when
+    # (its `dg/hg`; `confirm_by_coverage`). The time rows then take the later of the two times.
+    confirmado_por: str | None = None
+    confirmado_em: dt.datetime | None = None
+
+    @property
+    def hora_efetiva(self) -> dt.datetime | None:
+        """The time the seed's time rows compare: the file's, or the confirming coverage's if later."""
+        if self.hora is None or self.confirmado_em is None:
+            return self.hora
+        return max(self.hora, self.confirmado_em)
 
 
 @dataclass
@@ -372,6 +384,8 @@ def project(
         read_file(snapshot, p.arquivo, p.nivel or plan.nivel, p.id, race.expected, anterior, p.linha)
         for p in plan.partes
     ]
+    if plan.modo == MODE_PRESIDENT_MUN:
+        confirm_by_coverage(snapshot, plan, readings)
     aggregate: Reading | None = None
     if plan.agregado is not None:
         agg_level = "br" if cargo == "presidente" else "uf"
@@ -391,6 +405,36 @@ def project(
         eleitorado_conhecido=known_electorate(race, readings, snapshot, anterior),
         saida_anterior=saida_anterior,
     )
+
+
+def confirm_by_coverage(snapshot: Snapshot, plan: Plan, readings: list[Reading]) -> None:
+    """President by municipality: mark each valid municipal reading still counting that the
+    snapshot's coverage file of its UF proves current (`model/cobertura.py`, `confirmation`).
+
+    The poller does not re-ask a counting municipality whose coverage row has not moved since it
+    fetched the file (`jobs/tse/agenda_municipal.py`); what it holds is then the municipality's
+    state as of the coverage file's generation, and the time rows measure it at that instant
+    (docs/NOITE.md, "President by municipality, live"). A missing, unreadable or stale coverage
+    file confirms nothing: the file's own `hg` is what counts."""
+    lidas: dict[str, Cobertura | None] = {}
+    for spec, rd in zip(plan.partes, readings, strict=True):
+        r = rd.record
+        entry = snapshot.captura.get(spec.arquivo)
+        if not rd.valido or r is None or entry is None or entry.cobertura is None or not _still_counting(rd):
+            continue
+        nome, carimbo = entry.cobertura
+        fname = parse_file_name(spec.arquivo)
+        if fname is None or nome != coverage_name(spec.id[:2], fname.eleicao):
+            continue  # only the coverage file of the part's own UF and election
+        if nome not in lidas:
+            raw = snapshot.cobertura.get(nome)
+            try:
+                lidas[nome] = parse_coverage_file(raw, nome[:2]) if raw is not None else None
+            except CoverageError:
+                lidas[nome] = None
+        quando = confirmation(lidas[nome], spec.id, carimbo, r.secoes_totalizadas, r.eleitorado_totalizado)
+        if quando is not None:
+            rd.confirmado_por, rd.confirmado_em = nome, quando
 
 
 def _same_candidates(readings: list[Reading]) -> None:
@@ -774,6 +818,7 @@ def _assemble(
                 "motivo": o.reading.motivo,
                 "preservado": o.reading.preservado,
                 "hora": isos[hora],
+                **_confirmed(o.reading),
                 "secoes_pct": _pct(r.secoes_pct) if r is not None and o.reading.valido else None,
                 "eleitorado": o.eleitorado,
                 "eleitorado_totalizado": o.eleitorado_totalizado,
@@ -909,7 +954,9 @@ def _measure(
         elif any(r.hora is None for r in counting):
             diferenca = None
         else:
-            known = [r.hora for r in counting if r.hora is not None]
+            # `hora_efetiva`: a municipal file a fresh coverage file proves current is measured at
+            # the coverage's time (`confirm_by_coverage`); by UF it is always the file's own.
+            known = [r.hora_efetiva for r in counting if r.hora_efetiva is not None]
             diferenca = _minutes(max(known) - min(known))
         every = [o.reading.hora for o in outcomes if o.reading.valido]
         if plan.modo == MODE_PRESIDENT_MUN:
@@ -917,7 +964,7 @@ def _measure(
             # again (jobs/tse/agenda_municipal.py): its `hg` ages with nothing to refresh. The age
             # is measured on the parts still counting and the national file, asked every cycle.
             refs = [*counting, *([aggregate] if aggregate is not None and aggregate.valido else [])]
-            every = [r.hora for r in refs] if refs else every
+            every = [r.hora_efetiva for r in refs] if refs else every
         if not every or any(t is None for t in every) or agora is None:
             idade = None
         else:
@@ -956,6 +1003,13 @@ def _measure(
         isentos=frozenset(isentos),
         notas=tuple(_merge_notes(notas)),
     )
+
+
+def _confirmed(rd: Reading) -> dict[str, Any]:
+    """An estrato's `confirmado` (the coverage file that proved it current, and its time), if any."""
+    if rd.confirmado_por is None:
+        return {}
+    return {"confirmado": {"cobertura": rd.confirmado_por, "hora": _iso(rd.confirmado_em)}}
 
 
 def _merge_notes(notas: list[tuple[str, str]]) -> list[tuple[str, str]]:

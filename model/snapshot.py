@@ -38,6 +38,9 @@ class CaptureEntry:
     # Why the poller refused a new reading of this file in this capture (captura.json `erro` of an
     # entry with `rejeitado`): the file counts against "arquivos do TSE válidos e consistentes".
     recusado: str | None = None
+    # President by municipality: (coverage file, the municipality's row stamp in it) as the poller
+    # read them in the cycle that fetched this file (`model/cobertura.py`, `confirmation`).
+    cobertura: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -102,8 +105,19 @@ def parse_capture(raw: bytes) -> tuple[dict[str, CaptureEntry], str | None]:
             preservado=info.get("preservado") is True,
             etag=str(info["etag"]) if info.get("etag") is not None else None,
             recusado=(str(info.get("erro") or "leitura recusada")[:300] if info.get("rejeitado") else None),
+            cobertura=_coverage_basis(info.get("cobertura")),
         )
     return out, None
+
+
+def _coverage_basis(value: Any) -> tuple[str, str] | None:
+    """(coverage file name, row stamp) of an entry's `cobertura`; None when absent or malformed."""
+    if not isinstance(value, dict):
+        return None
+    arquivo, carimbo = value.get("arquivo"), value.get("carimbo")
+    if not isinstance(arquivo, str) or not COVERAGE_NAME.match(arquivo) or not isinstance(carimbo, str):
+        return None
+    return arquivo, carimbo
 
 
 def read_snapshot(pasta: Path) -> Snapshot:

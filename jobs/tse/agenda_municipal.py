@@ -3,25 +3,30 @@
 A whole-country sweep is ~5,570 files: ~280 s at the default 20 requests/s, more than the cycle
 deadline, and the TSE answers `x-ratelimit-limit: 2000` and may block an IP that sends many 404s
 (TSE-FORMAT.md §1.4), so the answer is not a higher rate. Each cycle first reads the 28 UF files
-(and `br`); then these rules choose, within a budget of requests, the municipalities to ask:
+(and `br`) and the UF coverage files (`<uf>-e<ele>-ab.json`, one row per municipality with its
+last totalization); then these rules choose, within a budget of requests, the municipalities to ask:
 
 1. **never read** (no valid reading held): the seed allows 0 % of the electorate without a valid
    file, so these come first. One that answered 404 is asked again only every `sondar_ausentes_s`
    (the TSE publishes its URLs from the config; repeated 404s risk a block);
 2. **last answer failed** (reading preserved): the seed allows 0 % with a preserved reading;
-3. **still counting, held file generated `renovar_apos` ago or more**, oldest first: the seed's
-   time-difference row compares every part still counting, and the file's `hg` only moves when it
-   is asked again (the TSE regenerates it at every cycle), so these are refreshed before their
-   age reaches the limit whether or not their UF moved;
-4. **still counting in a UF whose file advanced** (its counts or `dt/ht` changed, or it could not
-   be read), the most uncounted electorate first: only there can a municipality's count have
-   changed. Those the budget leaves out stay owed (`pendentes`) until fetched.
+3. **still counting, moved, held file generated `renovar_apos` ago or more**, oldest first;
+4. **still counting and moved**, the most uncounted electorate first.
+
+"Moved" depends on the municipality's UF. Where its coverage file was read this cycle and is fresh
+(`ParteMunicipal.cobertura`), a municipality moved when its row's stamp differs from the one seen
+when its file was fetched, or while it is being rechecked (`movido`); one whose row did not move is
+**not asked**: the coverage file proves the file held current as of its own generation, and the
+model measures it at that time (`model/cobertura.py`, `confirmation`). Where the coverage file could
+not be read, is stale or lacks the row, the UF falls back to the file's own clock: every counting
+municipality whose held file is `renovar_apos` old is moved (rule 3: the TSE regenerates every file,
+and a fresh `hg` only comes by asking), and those of a UF whose file advanced (its counts or `dt/ht`
+changed, or it could not be read) are owed (rule 4, `pendentes`) until fetched.
 
 **Never asked again: a municipality that finished** (every section totalized in the reading held):
 its counts and `ht` are final, only `hg`/`idg` would move. The model exempts finished parts from
 both time rows of the president by municipality (docs/NOITE.md, "President by municipality,
-live"), so a reading may mix fresh files with older finished ones, and with counting ones within
-the 5 minutes.
+live").
 
 Pure functions: the cycle (`jobs/tse/cycle.py`) gathers the inputs and does the requests.
 """
@@ -55,6 +60,8 @@ class ParteMunicipal:
     final: bool = False  # every section totalized in the reading held
     gerado_em: dt.datetime | None = None  # `dg/hg` of the reading held
     restante: int = 0  # electorate not yet totalized in the reading held
+    cobertura: bool = False  # its UF's coverage file, read this cycle and fresh, has its row
+    movido: bool = False  # with `cobertura`: its row moved since its file was fetched, or rechecked
 
     @property
     def uf(self) -> str:
@@ -70,6 +77,7 @@ class Agenda:
     pendentes: frozenset[str]  # counting municipalities of advanced UFs not fetched yet
     adiados: int  # municipalities that qualified but did not fit the budget
     por_regra: tuple[int, int, int, int]  # how many of `buscar` each rule (1-4) chose
+    confirmados: int = 0  # counting municipalities not asked: their coverage row did not move
 
 
 def budget(requisicoes_por_segundo: float, prazo_ciclo_s: float, rajada: int, ja_feitos: int) -> int:
@@ -96,14 +104,17 @@ def plan_fetch(
     sondar_ausentes_s: float,
 ) -> Agenda:
     """The municipalities to fetch this cycle (rules 1-4 of the module docstring, in that order,
-    up to `orcamento`), the ones still owed, and how many qualified but were left for later."""
+    up to `orcamento`), the ones still owed (UFs without a usable coverage file), and how many
+    qualified but were left for later."""
     avancaram = set(ufs_avancaram)
     regras: list[list[ParteMunicipal]] = [[], [], [], []]
     devidos: set[str] = set()
+    confirmados = 0
     for p in partes:
         contando = p.lido and not p.final
-        if contando and (p.uf in avancaram or p.parte in pendentes):
+        if contando and not p.cobertura and (p.uf in avancaram or p.parte in pendentes):
             devidos.add(p.parte)
+        velho = p.gerado_em is None or agora - p.gerado_em >= renovar_apos
         if not p.lido:
             espera = (agora - p.tentado_em).total_seconds() if p.ausente and p.tentado_em else None
             if espera is None or espera >= sondar_ausentes_s:
@@ -112,9 +123,11 @@ def plan_fetch(
             regras[1].append(p)
         elif p.final:
             continue  # final counts: never asked again
-        elif p.gerado_em is None or agora - p.gerado_em >= renovar_apos:
+        elif p.cobertura and not p.movido:
+            confirmados += 1  # the coverage file read this cycle proves the file held current
+        elif velho:
             regras[2].append(p)
-        elif p.parte in devidos:
+        elif p.cobertura or p.parte in devidos:
             regras[3].append(p)
     far_past = dt.datetime.min.replace(tzinfo=dt.UTC)
     regras[2].sort(key=lambda p: (p.gerado_em or far_past, p.parte))
@@ -135,4 +148,5 @@ def plan_fetch(
         pendentes=frozenset(devidos - escolhidos),
         adiados=qualificados - len(buscar),
         por_regra=(por_regra[0], por_regra[1], por_regra[2], por_regra[3]),
+        confirmados=confirmados,
     )

@@ -43,7 +43,7 @@ from jobs.tse.catalog import (
 )
 from jobs.tse.client import Pedido, Resposta, TseClient
 from jobs.tse.config import ConfigTse, Corrida
-from jobs.tse.coverage import CoverageError, parse_coverage
+from jobs.tse.coverage import CoverageError, parse_coverage_file
 from jobs.tse.degradado import degradable, degraded_capture, none_published, probe_due
 from jobs.tse.gitlog import (
     GitError,
@@ -74,6 +74,7 @@ from model.calibration import Calibration, CalibrationError, load_calibration
 from model.criteria import GOVERNOR_RULES
 from model.forecast import ProjectionError, prepare_race, read_file
 from model.snapshot import (
+    COVERAGE_NAME,
     CaptureEntry,
     Snapshot,
     SnapshotError,
@@ -218,6 +219,7 @@ class Cobertura:
     last_modified: str | None = None
     origem: Path | None = None
     baixado_em: str | None = None
+    gerado_em: dt.datetime | None = None  # its `dg/hg`
 
 
 @dataclass
@@ -285,13 +287,25 @@ class RaceState:
                 continue
             corpo = p.read_bytes()
             try:
-                carimbos = parse_coverage(corpo, nome_cob[:2])
+                lida = parse_coverage_file(corpo, nome_cob[:2])
             except CoverageError:
                 continue
+            carimbos = {parte: linha.carimbo for parte, linha in lida.linhas.items()}
             estado.cobertura[nome_cob] = Cobertura(
-                corpo, carimbos, info.get("etag"), info.get("last_modified"), p, info.get("baixado_em")
-            )
+                corpo, carimbos, info.get("etag"), info.get("last_modified"), p, info.get("baixado_em"),
+                lida.gerado_em,
+            )  # fmt: skip
             estado.carimbos.update(carimbos)
+        if corrida.cargo == "presidente":
+            # By municipality the stamp that counts is the one seen when each file was fetched,
+            # recorded with its entry (`_record_coverage_basis`); never the latest coverage's.
+            estado.carimbos = {
+                nome_arq[:7]: str(e["cobertura"]["carimbo"])
+                for nome_arq, e in arquivos.items()
+                if isinstance(e, dict)
+                and isinstance(e.get("cobertura"), dict)
+                and isinstance(e["cobertura"].get("carimbo"), str)
+            }
         estado.degradado = degraded_capture(corrida, arquivos)
         estado.ultima_captura = nome
         estado.assinatura = signature(arquivos, {n: le.dados for n, le in estado.leituras.items()})
@@ -424,7 +438,8 @@ class RaceResult:
             r1, r2, r3, r4 = self.agenda.por_regra
             partes.append(
                 f"agenda municipal: {len(self.agenda.buscar)} municípios pedidos (nunca lidos {r1}, "
-                f"falhos {r2}, a renovar {r3}, de UF que avançou {r4}), {self.agenda.adiados} adiados"
+                f"falhos {r2}, a renovar {r3}, que mudaram {r4}), {self.agenda.adiados} adiados, "
+                f"{self.agenda.confirmados} em apuração confirmados pela cobertura"
             )
         texto = ", ".join(partes)
         if self.erro:
@@ -815,6 +830,48 @@ def _apply(
     return "falha", quando
 
 
+def _read_coverage(
+    state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult
+) -> tuple[dict[str, str], set[str], list[dt.datetime]]:
+    """Conditional GETs of the plan's coverage files: (part → current row stamp, the UFs whose
+    coverage file was read this cycle, 200 or 304, the answers' times). A file that fails keeps
+    the last copy held (stored with the snapshot, its `dg/hg` says how old it is)."""
+    pedidos = []
+    for a in plano.cobertura:
+        cob = rs.cobertura.get(a.nome)
+        pedidos.append(Pedido(a.url, cob.etag, cob.last_modified) if cob else Pedido(a.url))
+    respostas = state.cliente.get_many(pedidos)
+    quando: list[dt.datetime] = []
+    lidas: set[str] = set()
+    atuais: dict[str, str] = {}
+    for arq, r in zip(plano.cobertura, respostas, strict=True):
+        res.pedidos += r.tentativas
+        t = (r.data_servidor if state.config.relogio == "servidor" else None) or state.relogio()
+        quando.append(t)
+        anterior = rs.cobertura.get(arq.nome)
+        if r.status == 304 and anterior is not None:
+            res.nao_modificados += 1
+            atuais.update(anterior.carimbos)
+            lidas.add(arq.parte)
+            continue
+        if r.ok and r.corpo is not None:
+            try:
+                lida = parse_coverage_file(r.corpo, arq.parte)
+            except CoverageError as exc:
+                res.falhas += 1
+                res.avisos.append(str(exc))
+                continue
+            carimbos = {parte: linha.carimbo for parte, linha in lida.linhas.items()}
+            rs.cobertura[arq.nome] = Cobertura(
+                r.corpo, carimbos, r.etag, r.last_modified, None, _iso(t), lida.gerado_em
+            )
+            atuais.update(carimbos)
+            lidas.add(arq.parte)
+            continue
+        res.falhas += 1
+    return atuais, lidas, quando
+
+
 def _coverage_targets(
     state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult
 ) -> tuple[set[str], dict[str, str], list[dt.datetime]]:
@@ -826,36 +883,8 @@ def _coverage_targets(
     regenerated it since: a fresh `hg` for the time criteria). A UF whose coverage file cannot be
     read has all its parts asked (conditional GETs).
     """
-    pedidos = []
-    for a in plano.cobertura:
-        cob = rs.cobertura.get(a.nome)
-        pedidos.append(Pedido(a.url, cob.etag, cob.last_modified) if cob else Pedido(a.url))
-    respostas = state.cliente.get_many(pedidos)
-    quando: list[dt.datetime] = []
-    sem_cobertura: set[str] = set()
-    atuais: dict[str, str] = {}
-    for arq, r in zip(plano.cobertura, respostas, strict=True):
-        res.pedidos += r.tentativas
-        t = (r.data_servidor if state.config.relogio == "servidor" else None) or state.relogio()
-        quando.append(t)
-        anterior = rs.cobertura.get(arq.nome)
-        if r.status == 304 and anterior is not None:
-            res.nao_modificados += 1
-            atuais.update(anterior.carimbos)
-            continue
-        if r.ok and r.corpo is not None:
-            try:
-                carimbos = parse_coverage(r.corpo, arq.parte)
-            except CoverageError as exc:
-                res.falhas += 1
-                res.avisos.append(str(exc))
-                sem_cobertura.add(arq.parte)
-                continue
-            rs.cobertura[arq.nome] = Cobertura(r.corpo, carimbos, r.etag, r.last_modified, None, _iso(t))
-            atuais.update(carimbos)
-            continue
-        res.falhas += 1
-        sem_cobertura.add(arq.parte)
+    atuais, lidas, quando = _read_coverage(state, rs, plano, res)
+    sem_cobertura = {a.parte for a in plano.cobertura} - lidas
     agora = max(quando) if quando else state.relogio()
     alvo: set[str] = set()
     for a in plano.partes:
@@ -1052,7 +1081,8 @@ def _in_memory(
         and FILE_NAME.match(a.nome)
     }
     captura, erro = parse_capture(capture_json_bytes(doc))
-    snap = Snapshot(arquivos, captura, erro)
+    cobertura = {a.nome: cob.corpo for a in plano.cobertura if (cob := rs.cobertura.get(a.nome)) is not None}
+    snap = Snapshot(arquivos, captura, erro, cobertura=cobertura)
     prev_dir = rs.pasta / rs.ultima_captura if rs.ultima_captura else None
     anterior = read_snapshot(prev_dir) if prev_dir is not None else None
     return project_snapshot(
@@ -1151,8 +1181,6 @@ def _fetch_race(
     holds only its UF file) and the answers' times."""
     if not degradable(rs.corrida):
         if rs.corrida.cargo == "presidente" and plano.referencias:
-            # The UF files say which UFs moved: no coverage file is read for the president.
-            plano = dataclasses.replace(plano, cobertura=())
             return plano, _fetch_president_municipal(state, rs, plano, res, validar)
         return plano, _fetch_parts(state, rs, plano, res, validar)
     so_uf = dataclasses.replace(plano, partes=(), cobertura=())
@@ -1200,15 +1228,34 @@ def _fetch_race(
 def _fetch_president_municipal(
     state: PollState, rs: RaceState, plano: PlanoCorrida, res: RaceResult, validar: Validador
 ) -> list[dt.datetime]:
-    """President by municipality: the UF files and `br` first, then the municipalities the agenda
-    chooses within the cycle's budget (`jobs/tse/agenda_municipal.py`)."""
+    """President by municipality: the UF files, `br` and the UF coverage files first, then the
+    municipalities the agenda chooses within the cycle's budget (`jobs/tse/agenda_municipal.py`)."""
     cfg = state.config
     antes = {a.parte: _valid_key(rs.leituras.get(a.nome)) for a in plano.referencias}
     primeiro = [*plano.referencias, *([plano.agregado] if plano.agregado else [])]
     quando = _fetch_apply(state, rs, primeiro, res, validar)
     depois = {a.parte: _valid_key(rs.leituras.get(a.nome)) for a in plano.referencias}
+    atuais, lidas, q = _read_coverage(state, rs, plano, res)
+    quando += q
     agora = max(quando) if quando else state.relogio()
-    partes = [_municipal_part(a, rs.leituras.get(a.nome)) for a in plano.partes]
+    frescas = {
+        a.parte: a.nome
+        for a in plano.cobertura
+        if a.parte in lidas and usable_coverage(rs.cobertura.get(a.nome), agora)
+    }
+    if len(frescas) < len(plano.cobertura):
+        faltam = sorted({a.parte for a in plano.cobertura} - set(frescas))
+        res.avisos.append(
+            "arquivo de acompanhamento ilegível, ausente ou velho em "
+            f"{', '.join(faltam)}: municípios dessas UFs renovados pela idade do próprio arquivo"
+        )
+    partes = []
+    for a in plano.partes:
+        coberto = a.parte[:2] in frescas and a.parte in atuais
+        movido = coberto and (
+            atuais[a.parte] != rs.carimbos.get(a.parte) or rs.reconferir.get(a.parte, 0) > 0
+        )
+        partes.append(_municipal_part(a, rs.leituras.get(a.nome), coberto, movido))
     agenda = plan_fetch(
         partes,
         advanced_ufs(antes, depois),
@@ -1221,13 +1268,59 @@ def _fetch_president_municipal(
     rs.pendentes = agenda.pendentes
     res.agenda = agenda
     por_parte = {a.parte: a for a in plano.partes}
-    quando += _fetch_apply(state, rs, [por_parte[p] for p in agenda.buscar], res, validar)
+    for busca in _fetch(state, rs, [por_parte[p] for p in agenda.buscar]):
+        desfecho, t = _apply(state, rs, busca, res, validar)
+        if t is not None:
+            quando.append(t)
+        parte = busca.arquivo.parte
+        nome_cob = frescas.get(parte[:2]) if parte in atuais else None
+        _record_coverage_basis(rs, busca.arquivo.nome, nome_cob, atuais.get(parte), desfecho, cfg)
     for a in plano.partes:
         if a.nome not in rs.leituras:
             # Never read and left for a later cycle by the budget: listed with no file, so the model
             # counts it as a part without a valid file (never as a part that does not exist).
             rs.leituras[a.nome] = Leitura(a.nome, entrada={"status": None, "erro": NOT_YET_ASKED})
     return quando
+
+
+def usable_coverage(cob: Cobertura | None, agora: dt.datetime) -> bool:
+    """Whether a coverage file may stand for the municipal files of its UF this cycle: read, with a
+    `dg/hg` under REFRESH_AFTER old (a file it confirms is then measured at that time, well inside
+    the seed's 5 minutes; an older one would only confirm files as stale as itself)."""
+    return cob is not None and cob.gerado_em is not None and agora - cob.gerado_em < REFRESH_AFTER
+
+
+def _record_coverage_basis(
+    rs: RaceState,
+    nome: str,
+    nome_cob: str | None,
+    carimbo: str | None,
+    desfecho: str,
+    cfg: ConfigTse,
+) -> None:
+    """After a municipal file was asked: remember (in its captura.json entry too) the stamp its
+    coverage row showed in this cycle, the basis on which the model may later confirm it
+    (`model/cobertura.py`). A row that moved while the file did not (the coverage can precede the
+    file) is asked again for `reconferir_ciclos` cycles. No usable coverage: no basis."""
+    parte = nome[:7]
+    leitura = rs.leituras.get(nome)
+    if desfecho == "falha":
+        return  # the reading held is the one fetched before: its basis is unchanged
+    if nome_cob is None or carimbo is None or leitura is None or leitura.corpo is None:
+        rs.carimbos.pop(parte, None)
+        rs.reconferir.pop(parte, None)
+        if leitura is not None:
+            leitura.entrada.pop("cobertura", None)
+        return
+    anterior = rs.carimbos.get(parte)
+    if desfecho == "novo":
+        rs.reconferir.pop(parte, None)
+    elif anterior is not None and anterior != carimbo:
+        rs.reconferir[parte] = cfg.reconferir_ciclos
+    elif rs.reconferir.get(parte, 0) > 0:
+        rs.reconferir[parte] -= 1
+    rs.carimbos[parte] = carimbo
+    leitura.entrada["cobertura"] = {"arquivo": nome_cob, "carimbo": carimbo}
 
 
 def _valid_key(leitura: Leitura | None) -> str | None:
@@ -1237,7 +1330,9 @@ def _valid_key(leitura: Leitura | None) -> str | None:
     return leitura.dados
 
 
-def _municipal_part(a: Arquivo, leitura: Leitura | None) -> ParteMunicipal:
+def _municipal_part(
+    a: Arquivo, leitura: Leitura | None, coberto: bool = False, movido: bool = False
+) -> ParteMunicipal:
     if leitura is None:
         return ParteMunicipal(a.parte, lido=False)
     e = leitura.entrada
@@ -1251,6 +1346,8 @@ def _municipal_part(a: Arquivo, leitura: Leitura | None) -> ParteMunicipal:
         final=lido and not leitura.em_apuracao,
         gerado_em=leitura.gerado_em,
         restante=leitura.restante,
+        cobertura=coberto,
+        movido=movido,
     )
 
 
@@ -1413,8 +1510,13 @@ def _withhold(state: PollState, c: Corrida, cal: Calibration, agora: dt.datetime
         if is_member(n) and FILE_NAME.match(n) and (anterior / n).is_file()
     }
     capt, erro = parse_capture(capture_json_bytes(doc))
+    cobertura = {
+        n: (anterior / n).read_bytes()
+        for n in (captura.get("cobertura") or {})
+        if isinstance(n, str) and COVERAGE_NAME.match(n) and (anterior / n).is_file()
+    }
     saida = project_snapshot(
-        Snapshot(corpos, capt, erro),
+        Snapshot(corpos, capt, erro, cobertura=cobertura),
         args,
         read_snapshot(anterior),
         calibracao=cal,

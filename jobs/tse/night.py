@@ -22,6 +22,7 @@ import datetime as dt
 import json
 import re
 import shutil
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,8 @@ class Noite:
     capturas: list[Captura]
     versoes: dict[str, list[int]] = field(default_factory=dict)
     _cobertura: dict[tuple[int, str, str], bytes | None] = field(default_factory=dict)
+    _por_uf: dict[tuple[str, str], dict[str, tuple[int, str]]] | None = None
+    _trava: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
     _ele_c: bytes | None = None
     _cm: dict[str, bytes | None] = field(default_factory=dict)
 
@@ -292,22 +295,42 @@ class Noite:
         if gravada is not None:
             return gravada[0].read_bytes()
         chave = (k, uf, eleicao)
-        if chave not in self._cobertura:
-            self._cobertura[chave] = self._generate_coverage(k, uf, eleicao)
-        return self._cobertura[chave]
+        with self._trava:  # the replay server's handler threads share this cache
+            if chave not in self._cobertura:
+                # Only the captures around the current one are kept: a whole night of 27 UFs'
+                # files (the SP one alone is hundreds of KB) would otherwise stay in memory.
+                for velha in [c for c in self._cobertura if c[0] < k - 1 or c[0] > k + 1]:
+                    del self._cobertura[velha]
+                self._cobertura[chave] = self._generate_coverage(k, uf, eleicao)
+            return self._cobertura[chave]
+
+    def warm_coverage(self, k: int) -> None:
+        """Generate every coverage file of capture k ahead of the first request (the replay's timer
+        calls it when it steps, so a poller's cycle does not wait for the generation)."""
+        self._municipal_files("", "")
+        for uf, ele6 in sorted(self._por_uf or {}):
+            self.cobertura(k, uf, str(int(ele6)))
+
+    def _municipal_files(self, uf: str, ele6: str) -> dict[str, tuple[int, str]]:
+        """{municipality code: (cargo, `.json` name)} of one UF and election, the lowest cargo (the
+        president's file when there is one: coverage files are per election); indexed once."""
+        if self._por_uf is None:
+            self._por_uf = {}
+            for nome in self.versoes:
+                m = RESULT_NAME.match(nome)
+                if not (m and m["mun"] and not m["zona"] and nome.endswith(".json")):
+                    continue
+                grupo = self._por_uf.setdefault((m["uf"], m["ele"]), {})
+                cargo = int(m["cargo"])
+                if m["mun"] not in grupo or cargo < grupo[m["mun"]][0]:
+                    grupo[m["mun"]] = (cargo, nome)
+        return self._por_uf.get((uf, ele6), {})
 
     def _generate_coverage(self, k: int, uf: str, eleicao: str) -> bytes | None:
+        """The TSE's EA15 for capture k: one row per municipality from its file served at k (finished
+        ones keep their `dt/ht`), regenerated with the capture's `dg/hg` and a new `idg`."""
         ele6 = f"{int(eleicao):06d}"
-        por_mun: dict[str, tuple[int, str]] = {}
-        for nome in self.versoes:
-            m = RESULT_NAME.match(nome)
-            if not (m and m["uf"] == uf and m["ele"] == ele6 and m["mun"] and not m["zona"]):
-                continue
-            if not nome.endswith(".json"):
-                continue
-            cargo = int(m["cargo"])
-            if m["mun"] not in por_mun or cargo < por_mun[m["mun"]][0]:
-                por_mun[m["mun"]] = (cargo, nome)
+        por_mun = self._municipal_files(uf, ele6)
         if not por_mun:
             return None
         linhas: list[dict[str, Any]] = []

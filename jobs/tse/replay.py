@@ -173,7 +173,7 @@ class EstadoReplay:
         while not self.parar.wait(self.intervalo_s):
             if self.indice >= len(self.noite.capturas) - 1:
                 return
-            self.avancar()
+            self.noite.warm_coverage(self.avancar())
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
 """The municipal scheduling rules of the president by municipality (issue 25, item 2).
 
-Pure tests of `jobs/tse/agenda_municipal.py`, then a replayed night through the replay server:
-what each cycle fetches (the UF files first; municipalities never read; counting ones of a UF
-whose file advanced; counting ones whose file is about to age out), what it never fetches again
-(finished municipalities), and what a reading may mix (fresh files with older finished ones, yes;
-a counting file older than 5 minutes, no: the criteria say so).
+Pure tests of `jobs/tse/agenda_municipal.py`, then a replayed night through the replay server
+whose UF coverage files are missing (the agenda's fallback; with them, see
+`test_agenda_municipal_cobertura.py`): what each cycle fetches (the UF files first;
+municipalities never read; counting ones of a UF whose file advanced; counting ones whose file is
+about to age out), what it never fetches again (finished municipalities), and what a reading may
+mix (fresh files with older finished ones, yes; a counting file older than 5 minutes, no: the
+criteria say so).
 """
 
 from __future__ import annotations
@@ -133,6 +135,10 @@ def test_the_scheduling_rules_on_a_replayed_night(
     tmp_path: Path,
 ) -> None:
     replay = replay_factory(night_mun)
+    # Without the UF coverage files (404) the agenda falls back on the UF files and each file's own
+    # age; with them it asks only the rows that moved (tests/tse/test_agenda_municipal_cobertura.py).
+    sem_cobertura = ["*-e006258-ab"]
+    replay.falhas(ausente=sem_cobertura)
     dados = tmp_path / "data"
     job = job_factory(job_config(replay.url, dados, PRESIDENT_MUN, jws="ignorar"))
     race = dados / "tse" / "6258" / "presidente"
@@ -179,7 +185,7 @@ def test_the_scheduling_rules_on_a_replayed_night(
     # turn to be refreshed comes, the TSE serves it with the old `hg`, and the reading held is
     # then over 5 minutes old: the criteria say so.
     preso = sorted(c5["ap"])[0]
-    replay.falhas(congelado={f"{preso}-c0001-e006258-u": 2})
+    replay.falhas(congelado={f"{preso}-c0001-e006258-u": 2}, ausente=sem_cobertura)
     replay.avancar()
     assert cycle()["ap"] == set()  # AP's files from capture 5 are 120 s old
     replay.avancar()
