@@ -212,6 +212,17 @@ def avaliar_ct24(analisador: Analisador, exemplos: Sequence[Exemplo]) -> PR:
     return pr
 
 
+def avaliar_ct24_texto(analisador: AnalisadorClassificador, exemplos: Sequence[Exemplo]) -> PR:
+    """The classifier on each whole CT24 row, as it was trained (no sentence split, no type rules,
+    no debate floor): how much the debate's claim path gains or loses against it."""
+    modelo = analisador.modelo
+    ps = modelo.positivos_de_textos([e.texto for e in exemplos], analisador.vetorizador)
+    pr = PR()
+    for e, p in zip(exemplos, ps, strict=True):
+        pr.somar(e.rotulo == "sim", p >= modelo.limiar)
+    return pr
+
+
 def sempre(exemplos: Sequence[Exemplo], previsto: bool) -> PR:
     """The baseline that answers the same for every row (True: always check-worthy)."""
     pr = PR()
@@ -327,6 +338,7 @@ def relatorio(nome: str, ouro: dict[str, Any], segundos: float) -> str:
 ROTULO_METODO = {
     "regras": "regras",
     "classificador": "classificador treinado",
+    "classificador_texto": "classificador treinado, texto inteiro (sem separar frases nem filtro)",
     "openai": "modelo de linguagem",
     "sempre_checavel": "sempre “checável”",
     "nunca_checavel": "sempre “não checável” (classe mais comum)",
@@ -387,7 +399,9 @@ def relatorio_publicos(fig: dict[str, Any], confusoes: dict[str, Counter[tuple[s
         "",
         f"**Checabilidade, CT24** (espanhol: tuítes e frases de debates; metade de relato: {ct['n']} textos, "
         f"{ct['positivos']} checáveis). Um texto conta como checável quando o filtro do debate "
-        "(`jobs/debate/checagem.py`) mantém alguma afirmação dele.",
+        "(`jobs/debate/checagem.py`) mantém alguma afirmação dele. A linha “texto inteiro” é o "
+        "classificador lendo cada texto como foi treinado, sem separar frases: a diferença entre as duas "
+        "linhas é o que o caminho das afirmações do debate ganha ou perde.",
         "",
         "| método | precisão | revocação | F1 (checável) | acordo |",
         "|---|---:|---:|---:|---:|",
@@ -528,6 +542,8 @@ def medir_publicos(
     for m, analisador in analisadores.items():
         pre_embeddings(analisador, [e.texto for e in ct24] + [u["texto"] for u in ouro])
         metodos_ct[m] = figuras_pr(analisador.nome, avaliar_ct24(analisador, ct24))
+        if isinstance(analisador, AnalisadorClassificador):
+            metodos_ct[f"{m}_texto"] = figuras_pr(analisador.nome, avaliar_ct24_texto(analisador, ct24))
         pr = PR()
         for u in ouro:
             pr.somar(u["checavel"], bool(checaveis(u["texto"], analisador)))
