@@ -364,28 +364,35 @@ def dobra_de(id_: str, dobras: int) -> int:
     return hashlib.sha256(f"dobra:{id_}".encode()).digest()[0] % dobras
 
 
+GRADE_EMBEDDINGS = tuple((l2, p) for l2 in GRADE_L2_EMBEDDINGS for p in GRADE_PESO_EMBEDDINGS)
+
+
 def escolher_embeddings(
-    x: Matriz, y: npt.NDArray[np.int64], ids: Sequence[str], dobras: int = DOBRAS_EMBEDDINGS
+    x: Matriz,
+    y: npt.NDArray[np.int64],
+    ids: Sequence[str],
+    pontos: Sequence[tuple[float, float]] = GRADE_EMBEDDINGS,
+    dobras: int = DOBRAS_EMBEDDINGS,
 ) -> EscolhaEmbeddings:
-    """L2, positive weight and threshold by `dobras`-fold cross-validation (rows of the fitting half)."""
+    """L2, positive weight (the `pontos` of the grid) and threshold by `dobras`-fold cross-validation
+    (rows of the fitting half)."""
     dobra = np.array([dobra_de(i, dobras) for i in ids])
     melhor: tuple[float, float, float, float] | None = None
     grade: dict[str, float] = {}
-    for l2 in GRADE_L2_EMBEDDINGS:
-        for peso in GRADE_PESO_EMBEDDINGS:
-            fora = np.zeros(len(y))
-            for d in range(dobras):
-                treino, teste = dobra != d, dobra == d
-                if not teste.any():
-                    continue
-                w, b = ajustar_logistica(x[treino], y[treino], l2, peso)
-                fora[teste] = sigmoide(x[teste] @ w + b)
-            f1, limiar = max(
-                ((_f1(y == 1, fora >= t), t) for t in LIMIARES_EMBEDDINGS), key=lambda m: (m[0], -m[1])
-            )
-            grade[f"l2={l2:g},peso={peso:g}"] = round(f1, 4)
-            if melhor is None or f1 > melhor[0]:
-                melhor = (f1, l2, peso, limiar)
+    for l2, peso in pontos:
+        fora = np.zeros(len(y))
+        for d in range(dobras):
+            treino, teste = dobra != d, dobra == d
+            if not teste.any():
+                continue
+            w, b = ajustar_logistica(x[treino], y[treino], l2, peso)
+            fora[teste] = sigmoide(x[teste] @ w + b)
+        f1, limiar = max(
+            ((_f1(y == 1, fora >= t), t) for t in LIMIARES_EMBEDDINGS), key=lambda m: (m[0], -m[1])
+        )
+        grade[f"l2={l2:g},peso={peso:g}"] = round(f1, 4)
+        if melhor is None or f1 > melhor[0]:
+            melhor = (f1, l2, peso, limiar)
     assert melhor is not None
     f1, l2, peso, limiar = melhor
     return EscolhaEmbeddings(l2, peso, limiar, round(f1, 4), grade)
@@ -406,12 +413,14 @@ def treinar_modelo_embeddings(
     classes: Sequence[str],
     dados_sha256: str,
     vetorizador: Vetorizador,
+    pontos: Sequence[tuple[float, float]] = GRADE_EMBEDDINGS,
 ) -> ModeloEmbeddings:
-    """Embed the "ajuste" examples (the others are never read), choose by cross-validation, train."""
+    """Embed the "ajuste" examples (the others are never read), choose by cross-validation among the
+    (L2, positive weight) `pontos`, train."""
     ajuste = [e for e in exemplos if e.parte == "ajuste"]
     x = vetores_em_lotes(vetorizador, [texto_para_embedding(e.texto) for e in ajuste])
     y = np.array([classes.index(e.rotulo) for e in ajuste], dtype=np.int64)
-    escolha = escolher_embeddings(x, y, [e.id for e in ajuste])
+    escolha = escolher_embeddings(x, y, [e.id for e in ajuste], pontos)
     pesos, vies = ajustar_logistica(x, y, escolha.l2, escolha.peso)
     metadados = {
         "comando": COMANDO,

