@@ -45,11 +45,14 @@ sys.path.insert(0, str(RAIZ))
 from benchmarks.report import machine_description  # noqa: E402
 from jobs.analise.afirmacoes import Analisador, AnalisadorRegras, analisador_de  # noqa: E402
 from jobs.analise.classificador import (  # noqa: E402
-    TAREFA_CHECABILIDADE,
     TAREFA_EVASAO,
+    TIPOS_NUNCA_CHECADOS,
     AnalisadorClassificador,
     Modelo,
+    ModeloEmbeddings,
+    modelo_checabilidade,
     modelo_padrao,
+    texto_para_embedding,
 )
 from jobs.analise.config import carregar_config_analise  # noqa: E402
 from jobs.analise.treinar import (  # noqa: E402
@@ -60,6 +63,8 @@ from jobs.analise.treinar import (  # noqa: E402
     classe_qevasion,
     ler_ct24,
     ler_qevasion,
+    vetores_em_lotes,
+    vetorizador_de_treino,
 )
 from jobs.analise.turnos import AvaliacaoTurno, AvaliadorTurnos, EntradaTurno, avaliador_de  # noqa: E402
 from jobs.dados_compartilhados import DatasetMissingError, dataset, pasta_datasets  # noqa: E402
@@ -207,6 +212,17 @@ def avaliar_ct24(analisador: Analisador, exemplos: Sequence[Exemplo]) -> PR:
     return pr
 
 
+def avaliar_ct24_texto(analisador: AnalisadorClassificador, exemplos: Sequence[Exemplo]) -> PR:
+    """The classifier on each whole CT24 row, as it was trained (no sentence split, no type rules,
+    no debate floor): how much the debate's claim path gains or loses against it."""
+    modelo = analisador.modelo
+    ps = modelo.positivos_de_textos([e.texto for e in exemplos], analisador.vetorizador)
+    pr = PR()
+    for e, p in zip(exemplos, ps, strict=True):
+        pr.somar(e.rotulo == "sim", p >= modelo.limiar)
+    return pr
+
+
 def sempre(exemplos: Sequence[Exemplo], previsto: bool) -> PR:
     """The baseline that answers the same for every row (True: always check-worthy)."""
     pr = PR()
@@ -322,6 +338,7 @@ def relatorio(nome: str, ouro: dict[str, Any], segundos: float) -> str:
 ROTULO_METODO = {
     "regras": "regras",
     "classificador": "classificador treinado",
+    "classificador_texto": "classificador treinado, texto inteiro (sem separar frases nem filtro)",
     "openai": "modelo de linguagem",
     "sempre_checavel": "sempre “checável”",
     "nunca_checavel": "sempre “não checável” (classe mais comum)",
@@ -359,21 +376,32 @@ def _linha_pr(metodo: str, f: dict[str, Any]) -> str:
 
 def relatorio_publicos(fig: dict[str, Any], confusoes: dict[str, Counter[tuple[str, str]]]) -> str:
     """The Markdown of the public-dataset comparison (reporting halves), from the figures."""
-    ct, qev, ouro = fig["ct24"], fig["qevasion"], fig["ouro_checavel"]
+    ct, qev, ouro, cv = fig["ct24"], fig["qevasion"], fig["ouro_checavel"], fig["validacao_checabilidade"]
     linhas = [
         "### Conjuntos públicos: regras, classificadores treinados e a linha de base",
         "",
         "Os dois conjuntos são divididos em duas metades fixas (primeiro byte do sha256 do id da linha: par "
         "= ajuste, ímpar = relato; `jobs/analise/treinar.py`). Os classificadores foram treinados só na "
-        "metade de ajuste (hiperparâmetros e limiar escolhidos por validação cruzada em duas dobras dentro "
-        "dela) com `python -m jobs.analise.treinar`; todos os números abaixo vêm da metade de relato, que "
-        "nenhum método viu. Classificador: regressão logística sobre n-gramas de caracteres "
-        "(1 a 4, dentro das palavras, espaço de hash de 2^17), só numpy; arquivos versionados em "
-        "`jobs/analise/dados/` com sha256 ao lado.",
+        "metade de ajuste (hiperparâmetros e limiar escolhidos por validação cruzada dentro dela) com "
+        "`python -m jobs.analise.treinar`; todos os números abaixo vêm da metade de relato, que "
+        "nenhum método viu. Arquivos versionados em `jobs/analise/dados/` com sha256 ao lado; inferência "
+        "só com numpy.",
+        "",
+        f"- Checabilidade (`{cv['arquivo']}`): regressão logística sobre o vetor do modelo local de "
+        f"embeddings `{cv['embeddings']}` (multilingual-e5-small em 4 bits, calculado nesta máquina; "
+        "o modelo vê o texto sem links). Regularização, peso dos exemplos checáveis e limiar escolhidos "
+        f"por validação cruzada em {cv['dobras']} dobras na metade de ajuste: melhor ponto da grade "
+        f"com F1 {cv['f1']:.2f} ({cv['pontos']} pontos testados; regularização {cv['regularizacao']:g}, "
+        f"peso {cv['peso']:g}, limiar {cv['limiar']:g}). Cada frase é avaliada pelo classificador; "
+        "promessas e previsões continuam com as regras e nunca são checadas.",
+        "- Evasão: regressão logística sobre n-gramas de caracteres (1 a 4, dentro das palavras, espaço "
+        "de hash de 2^17), hiperparâmetros por validação cruzada em duas dobras.",
         "",
         f"**Checabilidade, CT24** (espanhol: tuítes e frases de debates; metade de relato: {ct['n']} textos, "
         f"{ct['positivos']} checáveis). Um texto conta como checável quando o filtro do debate "
-        "(`jobs/debate/checagem.py`) mantém alguma afirmação dele.",
+        "(`jobs/debate/checagem.py`) mantém alguma afirmação dele. A linha “texto inteiro” é o "
+        "classificador lendo cada texto como foi treinado, sem separar frases: a diferença entre as duas "
+        "linhas é o que o caminho das afirmações do debate ganha ou perde.",
         "",
         "| método | precisão | revocação | F1 (checável) | acordo |",
         "|---|---:|---:|---:|---:|",
@@ -381,8 +409,7 @@ def relatorio_publicos(fig: dict[str, Any], confusoes: dict[str, Counter[tuple[s
     linhas += [_linha_pr(m, f) for m, f in ct["metodos"].items()]
     linhas += [
         "",
-        "O CT24 está em espanhol e os debates são em português: o classificador usa n-gramas de "
-        "caracteres porque radicais comuns às duas línguas se transferem melhor do que palavras inteiras, "
+        "O CT24 está em espanhol e os debates são em português: o modelo de embeddings é multilíngue, "
         "mas o número acima não mede o acerto em debates brasileiros. No conjunto-ouro (português, "
         f"{ouro['n']} falas, escrito pela equipe que escreveu as regras, otimista para elas):",
         "",
@@ -465,6 +492,38 @@ def ler_conjuntos(pasta: Path) -> Conjuntos:
     return Conjuntos(ler_ct24(dataset(ARQUIVO_CT24, pasta)), ler_qevasion(dataset(ARQUIVO_QEVASION, pasta)))
 
 
+def figuras_validacao(modelo: ModeloEmbeddings) -> dict[str, Any]:
+    """What the check-worthiness model's training chose and reached by cross-validation on the
+    fitting half (read from the model file's metadata, written by `python -m jobs.analise.treinar`)."""
+    md = modelo.metadados
+    return {
+        "arquivo": modelo.id,
+        "embeddings": modelo.embeddings,
+        "dobras": md["dobras"],
+        "f1": md["validacao_cruzada"],
+        "pontos": len(md["grade_validacao"]),
+        "regularizacao": md["regularizacao"],
+        "peso": md["peso"],
+        "limiar": modelo.limiar,
+    }
+
+
+def pre_embeddings(analisador: Analisador, textos: Sequence[str]) -> None:
+    """Embed, in batches, the sentences the classifier will read in `textos` (fills its vector cache,
+    so the per-text calls that follow find them)."""
+    if isinstance(analisador, AnalisadorClassificador):
+        regras = AnalisadorRegras()
+        frases = sorted(
+            {
+                texto_para_embedding(a.texto)
+                for t in textos
+                for a in regras.analisar(t)
+                if a.tipo not in TIPOS_NUNCA_CHECADOS
+            }
+        )
+        vetores_em_lotes(analisador.vetorizador, frases)
+
+
 def medir_publicos(
     conjuntos: Conjuntos,
     analisadores: dict[str, Analisador],
@@ -481,7 +540,10 @@ def medir_publicos(
     metodos_ct: dict[str, Any] = {}
     metodos_ouro: dict[str, Any] = {}
     for m, analisador in analisadores.items():
+        pre_embeddings(analisador, [e.texto for e in ct24] + [u["texto"] for u in ouro])
         metodos_ct[m] = figuras_pr(analisador.nome, avaliar_ct24(analisador, ct24))
+        if isinstance(analisador, AnalisadorClassificador):
+            metodos_ct[f"{m}_texto"] = figuras_pr(analisador.nome, avaliar_ct24_texto(analisador, ct24))
         pr = PR()
         for u in ouro:
             pr.somar(u["checavel"], bool(checaveis(u["texto"], analisador)))
@@ -513,7 +575,13 @@ def medir_publicos(
         and metodos_ouro["classificador"]["f1"] >= metodos_ouro["regras"]["f1"]
         else "regras"
     )
+    classificador_ct = analisadores.get("classificador")
     figuras = {
+        "validacao_checabilidade": (
+            figuras_validacao(classificador_ct.modelo)
+            if isinstance(classificador_ct, AnalisadorClassificador)
+            else None
+        ),
         "metades": "sha256(id da linha)[0] par = ajuste; ímpar = relato (jobs/analise/treinar.py)",
         "ct24": {"n": len(ct24), "positivos": ct_positivos, "metodos": metodos_ct},
         "ouro_checavel": {"n": len(ouro), "metodos": metodos_ouro},
@@ -550,7 +618,10 @@ def main(
     inicio = time.perf_counter()
     analisadores: dict[str, Analisador] = {
         "regras": AnalisadorRegras(),
-        "classificador": AnalisadorClassificador(AnalisadorRegras(), modelo_padrao(TAREFA_CHECABILIDADE)),
+        # the training's vector cache (.cache/classificador-e5/): a rerun embeds only new sentences
+        "classificador": AnalisadorClassificador(
+            AnalisadorRegras(), modelo_checabilidade(), vetorizador_de_treino(RAIZ)
+        ),
     }
     avaliadores: dict[str, AvaliadorTurnos] = {"regras": avaliador_de("regras", config)}
     if "openai" in (args.backend or []):

