@@ -37,8 +37,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Bytecode written even where the environment turns it off (PYTHONDONTWRITEBYTECODE): without the
+# .pyc files every xdist worker and every `eleicoes` subprocess of the tests compiles the project's
+# modules again, and pytest rewrites the assertions of every test module again (docs/PERFORMANCE.md,
+# "Test suite"). __pycache__/ is git-ignored.
 unit: $(STAMP)
-	$(BIN)/pytest -q $(PYTEST_PARALELO)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q $(PYTEST_PARALELO)
 
 build: $(STAMP)
 	$(BIN)/eleicoes build --strict
