@@ -10,6 +10,8 @@ STAMP :=
 endif
 # The suite in parallel, one worker per core (pytest-xdist); tests sharing a module-scoped
 # fixture stay in one worker (groups set in tests/conftest.py). Rules for tests: tests/README.md.
+# More workers than cores (-n 4 on 2) was no faster on a loaded machine and cost more CPU
+# (docs/PERFORMANCE.md, "Test suite"); compare at idle with PYTEST_PARALELO=... suite_bench.py.
 PYTEST_PARALELO ?= -n auto --dist loadgroup
 
 .PHONY: demo test lint typecheck unit build bench clean
@@ -37,8 +39,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Bytecode written even where the environment turns it off (PYTHONDONTWRITEBYTECODE): without the
+# .pyc files every xdist worker and every `eleicoes` subprocess of the tests compiles the project's
+# modules again, and pytest rewrites the assertions of every test module again (docs/PERFORMANCE.md,
+# "Test suite"). __pycache__/ is git-ignored.
 unit: $(STAMP)
-	$(BIN)/pytest -q $(PYTEST_PARALELO)
+	PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -q $(PYTEST_PARALELO)
 
 build: $(STAMP)
 	$(BIN)/eleicoes build --strict

@@ -20,21 +20,28 @@ settings.register_profile(
 )
 settings.load_profile("eleicoes")
 
-# The slowest test modules (`--durations=0`, summed per file), started first: under xdist a long
-# module picked up last keeps one worker busy while the others have nothing left to do. Order
-# only; a module missing from the list runs in its usual place.
-LENTOS_PRIMEIRO = (  # docs/PERFORMANCE.md, "Test suite: history": the profile of 224fdc3
+# The slowest test modules, started first: under xdist a long test or group picked up last keeps
+# one worker busy while the others have nothing left to do. From the profile in docs/PERFORMANCE.md
+# ("Test suite"): the modules whose single test or shared-fixture group is longest first, then the
+# largest sums of many short tests. Order only; a module missing from the list runs in its usual place.
+LENTOS_PRIMEIRO = (
+    "tests/debate_audio/test_escolha_modelo.py",  # one test: the model queue behind a slow window
+    "tests/tse/test_suite_falhas.py",  # one test: 33 faults in a row (the tally must stay whole)
     "tests/test_demo.py",
-    "tests/site_builder/test_streaming.py",
-    "tests/leitor/test_acessibilidade.py",
-    "tests/site_builder/test_commit.py",
-    "tests/model/test_backtest_regional.py",
-    "tests/tse/test_suite_falhas.py",
-    "tests/test_scheduler.py",
     "tests/debate_audio/test_processar.py",
     "tests/redes/test_captura.py",
-    "tests/leitor/test_leiaute.py",
+    "tests/debate_audio/test_falhas.py",
     "tests/redes/test_transcricao_real.py",
+    "tests/model/test_backtest_regional.py",
+    "tests/debate/test_transcricao_guarda.py",
+    "tests/debate/test_pipeline.py",
+    "tests/leitor/test_acessibilidade.py",
+    "tests/site_builder/test_commit.py",
+    "tests/leitor/test_leiaute.py",
+    "tests/checagens/test_reuso_no_debate.py",
+    "tests/checagens/test_regras_no_build.py",
+    "tests/test_scheduler.py",
+    "tests/site_builder/test_streaming.py",
     "tests/tse/test_hardening.py",
     "tests/projecao/test_ao_vivo_noite.py",
 )

@@ -42,10 +42,10 @@ from tests.support.navegador import CHROMIUM, Navegador, salvar
 
 REPO = Path(__file__).resolve().parent.parent
 STEPS = 4
-# One xdist worker for the whole module: `eleicoes demo` (the subprocess tests) first builds the
-# checkout's own content strictly into the checkout's public/ and .cache/ (demo.py, run_demo), so
-# two of them must not run at once; the module also shares two demo runs (module fixtures).
-pytestmark = pytest.mark.xdist_group("test_demo")
+# No module-wide xdist group: `eleicoes demo` (the subprocess tests) first builds the checkout's own
+# content strictly into the checkout's public/ and .cache/ (demo.py, run_demo) under the project
+# lock, so two demos in two workers take turns for that build and each runs its night in its own
+# folder. The tests sharing a demo run (module fixtures) are grouped by tests/conftest.py.
 
 
 # Deep links a reader may open before the first publish (issue 21): all get the "preparando" page.

@@ -56,13 +56,17 @@ def escrever_transcricao(pasta: Path, falas: Sequence[Fala], inicio: int = 1) ->
             arquivo.write(json.dumps(linha, ensure_ascii=False) + "\n")
 
 
-@pytest.fixture
-def raiz(tmp_path: Path) -> Path:
-    """A project root with the desk's demo checks (the local index reads them)."""
-    root = tmp_path / "projeto"
+def fazer_raiz(root: Path) -> Path:
+    """`root` as the `raiz` fixture makes it (for a module-scoped copy)."""
     shutil.copytree(REPO / "content", root / "content")
     (root / "data" / "debates").mkdir(parents=True)
     return root
+
+
+@pytest.fixture
+def raiz(tmp_path: Path) -> Path:
+    """A project root with the desk's demo checks (the local index reads them)."""
+    return fazer_raiz(tmp_path / "projeto")
 
 
 @pytest.fixture
@@ -82,6 +86,11 @@ def criar_debate(raiz: Path) -> Criar:
 @pytest.fixture
 def demo(raiz: Path) -> Path:
     """A copy of the sample debate (program and transcript only: the engine recomputes the rest)."""
+    return copiar_demo(raiz)
+
+
+def copiar_demo(raiz: Path) -> Path:
+    """The sample debate's program and transcript copied into `raiz` (the `demo` fixture)."""
     pasta = raiz / "data" / "debates" / DEMO.name
     pasta.mkdir(parents=True)
     for nome in ("debate.toml", "transcricao.jsonl"):

@@ -13,19 +13,35 @@ from jobs.debate.pipeline import executar
 from jobs.debate.placar import peso_turno
 from site_builder.build import build_site
 from site_builder.conteudo.vereditos import VEREDITOS
-from tests.debate.conftest import REPO, Criar
+from tests.debate.conftest import REPO, Criar, copiar_demo, fazer_raiz
 
 
-@pytest.fixture
-def site(raiz: Path, demo: Path, tmp_path: Path) -> Path:
+@pytest.fixture(scope="module")
+def construido(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """The sample debate run through the engine and its site built, once for the module: the
+    project (stages, build caches) and the site."""
+    base = tmp_path_factory.mktemp("pagina")
+    raiz = fazer_raiz(base / "projeto")
+    demo = copiar_demo(raiz)
     shutil.copytree(REPO / "templates", raiz / "templates")
     executar(demo)
     # The desk's checks served the checker; the build only needs the debate (and stays independent of
     # the desk's pages).
     shutil.rmtree(raiz / "content" / "checagens")
     (raiz / "content" / "checagens").mkdir()
-    out = tmp_path / "public"
+    out = base / "public"
     build_site(raiz, out)
+    return raiz, out
+
+
+@pytest.fixture
+def site(raiz: Path, demo: Path, tmp_path: Path, construido: tuple[Path, Path]) -> Path:
+    """This test's `raiz` as the module's build left it, and a copy of that site to read."""
+    base_raiz, base_out = construido
+    shutil.rmtree(raiz)
+    shutil.copytree(base_raiz, raiz, symlinks=True)
+    out = tmp_path / "public"
+    shutil.copytree(base_out, out, symlinks=True)
     return out
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,24 @@ import pytest
 
 from jobs.debate.armazenamento import ARQ_CONFERENCIA, LINHA_MAX_BYTES, TEXTO_MAX
 from jobs.debate.pipeline import ARQ_ESTADO, atualizar, executar
+from tests.debate.conftest import copiar_demo, fazer_raiz
+
+
+@pytest.fixture(scope="module")
+def primeiro_ciclo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A project with the sample debate after its first engine cycle, once for the module: every
+    test starts from there (the debate's stages, the claim memory's embedding cache)."""
+    raiz = fazer_raiz(tmp_path_factory.mktemp("guarda") / "projeto")
+    executar(copiar_demo(raiz))
+    return raiz
+
+
+@pytest.fixture
+def executado(raiz: Path, demo: Path, primeiro_ciclo: Path) -> Path:
+    """This test's copy of that project; the sample debate's folder in it."""
+    shutil.rmtree(raiz)
+    shutil.copytree(primeiro_ciclo, raiz, symlinks=True)
+    return demo
 
 
 def _json(pasta: Path, nome: str) -> Any:
@@ -75,9 +94,9 @@ def _linha_reescrita(t: bytes) -> bytes:
     ids=["vazia", "encolheu", "truncada", "binaria", "lixo", "perdeu-linha", "linha-reescrita"],
 )
 def test_damaged_transcript_is_refused_and_the_last_good_state_kept(
-    demo: Path, estragar: Callable[[bytes], bytes], caplog: pytest.LogCaptureFixture
+    executado: Path, estragar: Callable[[bytes], bytes], caplog: pytest.LogCaptureFixture
 ) -> None:
-    executar(demo)
+    demo = executado
     placar = (demo / "placar.json").read_bytes()
     antes = _estagios(demo)
     boa = (demo / "transcricao.jsonl").read_bytes()
@@ -98,8 +117,8 @@ def test_damaged_transcript_is_refused_and_the_last_good_state_kept(
     assert (demo / "placar.json").read_bytes() == placar
 
 
-def test_folder_from_before_the_fingerprint_compares_utterance_counts(demo: Path) -> None:
-    executar(demo)
+def test_folder_from_before_the_fingerprint_compares_utterance_counts(executado: Path) -> None:
+    demo = executado
     (demo / ARQ_CONFERENCIA).unlink()
     placar = (demo / "placar.json").read_bytes()
     (demo / "transcricao.jsonl").write_bytes(b"\x00\x01 lixo\n")
@@ -108,8 +127,8 @@ def test_folder_from_before_the_fingerprint_compares_utterance_counts(demo: Path
     assert (demo / "placar.json").read_bytes() == placar
 
 
-def test_growing_transcript_is_accepted(demo: Path) -> None:
-    executar(demo)
+def test_growing_transcript_is_accepted(executado: Path) -> None:
+    demo = executado
     linha = {"id": "f0900", "inicio_s": 900, "fim_s": 910, "locutor": "MED", "texto": "Boa noite."}
     with (demo / "transcricao.jsonl").open("a", encoding="utf-8") as f:
         f.write(json.dumps(linha) + "\n")
@@ -118,8 +137,8 @@ def test_growing_transcript_is_accepted(demo: Path) -> None:
     assert _json(demo, ARQ_CONFERENCIA)["ids"][-1] == "f0900"
 
 
-def test_huge_line_and_absurd_times_are_skipped(demo: Path) -> None:
-    executar(demo)
+def test_huge_line_and_absurd_times_are_skipped(executado: Path) -> None:
+    demo = executado
     n = _json(demo, ARQ_ESTADO)["falas"]
     enorme = {
         "id": "f0901",

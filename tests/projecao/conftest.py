@@ -32,7 +32,11 @@ def night(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def project(tmp_path: Path, night: Path) -> Path:
     """A throw-away project: fixture content + the method page the pages link to + templates + data."""
-    root = tmp_path / "projeto"
+    return make_project(tmp_path / "projeto", night)
+
+
+def make_project(root: Path, night: Path) -> Path:
+    """`root` filled as the `project` fixture fills it (for a module-scoped build)."""
     shutil.copytree(FIXTURE_CONTENT, root / "content")
     # The demonstration runoff's candidate 13 has a candidate file: pages use its spelling.
     shutil.copy2(REPO / "content" / "candidatos" / "helena-prado.toml", root / "content" / "candidatos")

@@ -14,6 +14,7 @@ import pytest
 
 from site_builder.build import build_site
 from site_builder.projecao_dados import UF_NOMES
+from tests.projecao.conftest import make_project
 from tests.projecao.noite import runoff_capture, set_latest
 
 RUNOFF = "projecao/6258-presidente/index.html"
@@ -43,10 +44,13 @@ def text(page: str) -> str:
     return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", page)))
 
 
-@pytest.fixture
-def built(project: Path, tmp_path: Path) -> Path:
-    out = tmp_path / "public"
-    report = build_site(project, out, strict=True)  # no warning, no broken link
+@pytest.fixture(scope="module")
+def built(night: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The night's site, built once for the tests that only read it (their `project` is a copy
+    of the same content and readings)."""
+    root = tmp_path_factory.mktemp("paginas")
+    out = root / "public"
+    report = build_site(make_project(root / "projeto", night), out, strict=True)  # no warning, no broken link
     assert report.avisos == []
     return out
 

@@ -20,14 +20,18 @@ def snapshot(folder: Path) -> dict[str, bytes]:
     }
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    """A project folder with the fixture content and data and a copy of the real templates."""
-    root = tmp_path / "projeto"
+def make_project(root: Path) -> Path:
+    """`root` filled with the fixture content and data and a copy of the real templates."""
     shutil.copytree(FIXTURE_CONTENT, root / "content")
     shutil.copytree(FIXTURE_DATA, root / "data")
     shutil.copytree(REPO / "templates", root / "templates")
     return root
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder with the fixture content and data and a copy of the real templates."""
+    return make_project(tmp_path / "projeto")
 
 
 @pytest.fixture

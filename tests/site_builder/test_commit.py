@@ -6,6 +6,7 @@ import random
 import shutil
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from jobs.publish.publisher import PublishError, publicar
 from site_builder.build import build_site
 from site_builder.writer import JOURNAL, STAGING_DIR, STATE_PARENT, StagedWriter, read_journal, recover
 from tests.publish.conftest import broken_references
-from tests.site_builder.conftest import REPO, snapshot
+from tests.site_builder.conftest import REPO, make_project, snapshot
 
 SEEDS = (1, 2, 3, 5, 7, 9)
 
@@ -70,24 +71,57 @@ def test_commit_moves_assets_first_and_pages_last(project: Path, tmp_path: Path)
     assert any(rel.startswith("static/estilo.") for rel in journal.deletions)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_build_killed_during_its_commit_then_publish_gives_a_consistent_site(
-    project: Path, tmp_path: Path, seed: int
-) -> None:
-    out, config = tmp_path / "public", _config(tmp_path)
+@dataclass(frozen=True)
+class Bancada:
+    """A project and its output folders (`pastas` under `raiz`) as every seed of a kill test starts
+    from them, saved in `guardado` to be put back at the same paths (the builder's incremental state
+    is keyed by the output's path), and what the uninterrupted run from there gives."""
+
+    raiz: Path
+    guardado: Path
+    pastas: tuple[str, ...]
+    passos: int  # file-system steps the uninterrupted build takes
+    esperado: dict[str, bytes]  # the site it leaves
+
+    def restaurar(self) -> None:
+        """Every folder back to the saved start (the previous seed's run undone)."""
+        for nome in self.pastas:
+            _copy(self.guardado / nome, self.raiz / nome)
+
+
+def _guardar(raiz: Path, pastas: tuple[str, ...]) -> Path:
+    guardado = raiz.parent / f"{raiz.name}-guardado"
+    for nome in pastas:
+        _copy(raiz / nome, guardado / nome)
+    return guardado
+
+
+@pytest.fixture(scope="module")
+def publicado_e_mudado(tmp_path_factory: pytest.TempPathFactory) -> Bancada:
+    """The first version built and published, the second one written, not built yet; the run
+    that is not killed, once for every seed (none of it depends on the seed)."""
+    raiz = tmp_path_factory.mktemp("commit")
+    project, out, config = make_project(raiz / "projeto"), raiz / "public", _config(raiz)
     build_site(project, out)
     publicar(config, out)
     _second_version(project)
-    saved = tmp_path / "guardado"
-    _copy(project, saved / "projeto")
-    _copy(out, saved / "public")
+    pastas = ("projeto", "public", config.pasta.name, config.estado.name)
+    guardado = _guardar(raiz, pastas)
     finished = _kill_build(project, out, 10**9)  # a build that is not killed: the steps it takes
     assert finished.returncode == 0, finished.stderr
-    new_site = _visible(out)
     steps = int(finished.stdout)
     assert steps > 10
-    _copy(saved / "projeto", project)
-    _copy(saved / "public", out)
+    return Bancada(raiz, guardado, pastas, steps, _visible(out))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_build_killed_during_its_commit_then_publish_gives_a_consistent_site(
+    publicado_e_mudado: Bancada, seed: int
+) -> None:
+    bancada = publicado_e_mudado
+    bancada.restaurar()
+    project, out, config = bancada.raiz / "projeto", bancada.raiz / "public", _config(bancada.raiz)
+    new_site, steps = bancada.esperado, bancada.passos
 
     step = random.Random(seed).randint(1, steps)
     killed = _kill_build(project, out, step)
@@ -196,29 +230,56 @@ def test_new_pages_go_into_place_before_the_changed_pages_that_link_them(tmp_pat
     ]
 
 
-@pytest.mark.parametrize("seed", SEEDS[:3])
-def test_build_killed_while_staging_is_undone_and_the_rerun_matches_a_clean_build(
-    project: Path, tmp_path: Path, seed: int
-) -> None:
-    """Issue 22: SIGKILL at a random staged file (the output folder is untouched), then the next
-    build gives the bytes an uninterrupted build gives."""
-    out = tmp_path / "public"
+@dataclass(frozen=True)
+class Encenado:
+    """The staging-kill tests' start (`bancada`: the first version built, the second written) and
+    what a clean build of the second version gives."""
+
+    bancada: Bancada
+    antigo: dict[str, bytes]  # the first version's site, in place until the commit
+    limpo: dict[str, bytes]  # a clean build of the second version
+
+
+@pytest.fixture(scope="module")
+def construido_e_mudado(tmp_path_factory: pytest.TempPathFactory) -> Encenado:
+    """Built once, then changed; how many files the next build stages (counted on copies) and a
+    clean build of the new version, once for every seed (none of it depends on the seed)."""
+    raiz = tmp_path_factory.mktemp("encenado")
+    project, out = make_project(raiz / "projeto"), raiz / "public"
     build_site(project, out)
     old_site = _visible(out)
     _second_version(project)
-    counted = tmp_path / "contado"  # the same build on copies: how many files it stages
+    pastas = ("projeto", "public")
+    guardado = _guardar(raiz, pastas)
+    counted = raiz / "contado"  # the same build on copies: how many files it stages
     _copy(out, counted)
-    shutil.copytree(project, tmp_path / "projeto-contado")
-    finished = _kill_build(tmp_path / "projeto-contado", counted, -(10**9))
+    shutil.copytree(project, raiz / "projeto-contado")
+    finished = _kill_build(raiz / "projeto-contado", counted, -(10**9))
     assert finished.returncode == 0, finished.stderr
     staged = int(finished.stdout)
-    build_site(project, tmp_path / "do-zero")
-    clean = _visible(tmp_path / "do-zero")  # what a clean run of the new version gives
+    build_site(project, raiz / "do-zero")
+    clean = _visible(raiz / "do-zero")  # what a clean run of the new version gives
     assert staged > 3
+    return Encenado(Bancada(raiz, guardado, pastas, staged, {}), old_site, clean)
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_build_killed_while_staging_is_undone_and_the_rerun_matches_a_clean_build(
+    construido_e_mudado: Encenado, seed: int
+) -> None:
+    """Issue 22: SIGKILL at a random staged file (the output folder is untouched), then the next
+    build gives the bytes an uninterrupted build gives."""
+    encenado = construido_e_mudado
+    encenado.bancada.restaurar()
+    project, out, staged = (
+        encenado.bancada.raiz / "projeto",
+        encenado.bancada.raiz / "public",
+        encenado.bancada.passos,
+    )
     step = random.Random(seed).randint(1, staged)
     killed = _kill_build(project, out, -step)
     assert killed.returncode == -9, killed.stderr
-    assert _visible(out) == old_site, f"arquivo {step} de {staged}"  # nothing in place yet
+    assert _visible(out) == encenado.antigo, f"arquivo {step} de {staged}"  # nothing in place yet
     report = build_site(project, out)
     assert report.recuperacao == "desfeito"
-    assert _visible(out) == clean
+    assert _visible(out) == encenado.limpo

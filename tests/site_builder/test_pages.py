@@ -16,15 +16,17 @@ from site_builder.build import build_site
 from site_builder.config import validate_config
 from site_builder.errors import BuildError
 from site_builder.render import TEMPLATE_REFERENCE, data_extenso
-from tests.site_builder.conftest import REPO
+from tests.site_builder.conftest import REPO, make_project
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 
 
-@pytest.fixture
-def built(project: Path, tmp_path: Path) -> Path:
-    out = tmp_path / "public"
-    build_site(project, out, strict=True)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixture site, built once for the tests that only read it."""
+    root = tmp_path_factory.mktemp("paginas")
+    out = root / "public"
+    build_site(make_project(root / "projeto"), out, strict=True)
     return out
 
 
