@@ -26,7 +26,7 @@ from markupsafe import Markup
 from site_builder import last_good, markdown_cache, markdown_render
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
-from site_builder.collect import collect
+from site_builder.collect import CHECKS_CACHE, collect
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.conteudo import links_internos
 from site_builder.conteudo.frontmatter import read_body
@@ -262,6 +262,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
+        markdown_cache.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise
     if any(a.guardar for a, _ in dirty):
         images.prune()
     report.total = len(records)
