@@ -235,11 +235,25 @@ def timed(root: Path, out: Path) -> tuple[float, int]:
 
 
 # Run in a fresh interpreter: the builder of `repo`, one cold build, figures as JSON on stdout.
+# The check cards are drawn in the build process: their CPU time is summed around the drawing
+# function (where a cold build's time goes; Pelican draws none).
 CHILD = """
 import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from site_builder.build import build_site
+from site_builder import share_image
+cards = [0.0, 0]
+draw = getattr(share_image, "render_checagem_png", None)
+def timed_draw(*args, **kwargs):
+    started = time.process_time()
+    try:
+        return draw(*args, **kwargs)
+    finally:
+        cards[0] += time.process_time() - started
+        cards[1] += 1
+if draw is not None:
+    share_image.render_checagem_png = timed_draw
 started = time.perf_counter()
 report = build_site(Path(sys.argv[2]), Path(sys.argv[3]))
 seconds = time.perf_counter() - started
@@ -250,6 +264,8 @@ print(json.dumps({
     "rss_kib": own.ru_maxrss,
     "rss_worker_kib": workers.ru_maxrss,
     "cpu_s": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
+    "cartoes_cpu_s": cards[0],
+    "cartoes": cards[1],
 }))
 """
 
@@ -421,9 +437,29 @@ def compare(root: Path, tmp: Path, rounds: int) -> list[str]:
         outputs = int(measured[-1]["renderizados"])
         ratio = f"{median(ratios[case]):.2f}×" if ratios.get(case) else ("1" if case == PELICAN else "")
         wall = median([f["segundos"] for f in measured])
-        lines.append(
+        line = (
             f"| {case} | {outputs:,} | {cpu:.1f} s | {pages / cpu:,.0f} | {wall:.1f} s | {ratio} "
             f"| {targets[case]} |"
+        )
+        lines.append(line)
+        print(line, file=sys.stderr)
+    cold = runs[COLD]
+    cards = median([f["cartoes_cpu_s"] for f in cold])
+    drawn = int(cold[-1]["cartoes"])
+    lines += [
+        "",
+        f"What a check page costs includes its share image: the cold build drew {drawn:,} check cards "
+        f"(1200×630 PNG), {cards:.1f} s of its CPU ({cards / median([f['cpu_s'] for f in cold]):.0%}; "
+        f"{1000 * cards / max(drawn, 1):.1f} ms per card, timed around the drawing function in the "
+        "build process). Pelican draws none. The cold output with a warm cache takes them from the "
+        "builder's image cache.",
+    ]
+    pelican_rounds = list(zip(cold, runs[PELICAN], strict=False))  # the same rounds, in order
+    if pelican_rounds:
+        without = median([(c["cpu_s"] - c["cartoes_cpu_s"]) / p["cpu_s"] for c, p in pelican_rounds])
+        lines.append(
+            f"Without the card drawing (cold CPU less the cards' CPU, same rounds) the cold build is "
+            f"{without:.2f}× Pelican's CPU."
         )
     return lines
 
