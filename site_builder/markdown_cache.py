@@ -104,6 +104,10 @@ class EntryStore:
             return None
         return payload
 
+    def has(self, key: str) -> bool:
+        """Whether entry `key` exists (it may still be corrupt: `get_bytes` says)."""
+        return os.path.exists(self._path(key))  # noqa: PTH110
+
     def put_bytes(self, key: str, payload: bytes) -> None:
         """Store an entry (atomically: a reader sees the whole entry or none)."""
         data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload

@@ -12,7 +12,7 @@ import markdown
 import pytest
 
 from site_builder import markdown_cache, markdown_render
-from site_builder.build import build_site, state_path
+from site_builder.build import PAGE_CACHE, build_site, state_path
 from site_builder.conteudo.frontmatter import read_body
 from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
 from tests.site_builder.test_enderecos import TRICKY, _checks
@@ -46,6 +46,8 @@ def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
     """A build into an empty output folder with no build state: only the conversion cache stays."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(state_path(site, out), ignore_errors=True)
+    # Without the rendered pages: they would come back whole, and this cache is what is tested.
+    shutil.rmtree(state_path(site, out).parent / PAGE_CACHE, ignore_errors=True)
     build_site(site, out, strict=True)
     return snapshot(out)
 

@@ -16,7 +16,7 @@ import pytest
 
 from site_builder import build as build_module
 from site_builder import collect, markdown_cache
-from site_builder.build import build_site, state_path
+from site_builder.build import PAGE_CACHE, build_site, state_path
 from site_builder.conteudo import regras
 from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
 
@@ -47,6 +47,8 @@ def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
     """A build into an empty output folder with no build state: only the cross-build caches stay."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(state_path(site, out), ignore_errors=True)
+    # Without the rendered pages: they would come back whole, and this cache is what is tested.
+    shutil.rmtree(state_path(site, out).parent / PAGE_CACHE, ignore_errors=True)
     build_site(site, out, strict=True)
     return snapshot(out)
 
