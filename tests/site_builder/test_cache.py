@@ -146,6 +146,16 @@ def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
     assert [k for k in keys if cache.get(k) is not None] == keys[7:]
 
 
+def test_a_large_store_is_pruned_whatever_shard_is_counted_first(tmp_path: Path) -> None:
+    cache = markdown_cache.MarkdownCache(tmp_path / "markdown")
+    keys = [cache.key(f"corpo {i}") for i in range(600)]
+    for key in keys:
+        cache.put(key, markdown_cache.Converted("<p></p>", ()))
+    assert cache.prune(limit=1_000, keep=100) == 0  # well below the limit: nothing goes
+    assert cache.prune(limit=500, keep=100) == 500
+    assert sum(cache.get(k) is not None for k in keys) == 100
+
+
 BODIES = [*TRICKY, *_checks()]
 
 
