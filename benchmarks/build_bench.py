@@ -346,7 +346,14 @@ def main() -> None:
     parser.add_argument("--memoria", action="store_true", help="pico de memória de builds a frio")
     parser.add_argument("--antes", help="revisão git do construtor a comparar (com --memoria)")
     parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
+    parser.add_argument(
+        "--reconstrucoes", action="store_true", help="só as reconstruções (sem builds a frio nem Pelican)"
+    )
     args = parser.parse_args()
+    if args.reconstrucoes:
+        args.paginas = args.paginas or 10_000
+        only_rebuilds(args)
+        return
     if args.memoria:
         args.paginas = args.paginas or 16_000
         memory(args)
@@ -374,6 +381,28 @@ def main() -> None:
     print(body)
     if not args.sem_registro:
         write_section("Site build", command(args, 10_000), body)
+
+
+def only_rebuilds(args: argparse.Namespace) -> None:
+    """The rebuild figures alone, in a section of their own (a quick rerun after a change)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        make_site(root, args.paginas)
+        load_before = os.getloadavg()[0]
+        rows = rebuilds(root, Path(tmp) / "public", args.rodadas + 2)
+    load_after = os.getloadavg()[0]
+    body = "\n".join(
+        [
+            f"Synthetic site: {args.paginas:,} Markdown fact-check pages, as in the section above. "
+            f"1-minute load average of the (shared, {os.cpu_count()}-core) machine: {load_before:.1f} "
+            f"at the start, {load_after:.1f} at the end.",
+            "",
+            *rows,
+        ]
+    )
+    print(body)
+    if not args.sem_registro:
+        write_section("Site build: rebuilds", command(args, 10_000, "--reconstrucoes"), body)
 
 
 def command(args: argparse.Namespace, default_pages: int, *flags: str) -> str:
