@@ -1,10 +1,10 @@
 """Site build benchmark: a synthetic site of 10,000 Markdown pages (fact-checks of ~600 words).
 
 Measures, in CPU seconds of the build process and its workers (each build in a fresh process),
-a cold build (no output, no build state, no conversion cache), a cold output with a warm
-conversion cache (output folder and build state dropped, `.cache/eleicoes-build/markdown/` and
-the compiled templates beside it kept: a build after a crash, or a CI run that restores only
-those caches) and Pelican's cold
+a cold build (no output, no build state, no cross-build cache), a cold output with warm caches
+(output folder and build state dropped; `.cache/eleicoes-build/`'s conversions, checks as read,
+rendered pages, drawn images and compiled templates kept: a build after a crash, or a CI run
+that restores only those caches) and Pelican's cold
 build of the same pages, alternated round by round so that a change in the machine's load hits
 all three alike; prints each with its ratio to Pelican's. Then the wall time of a rebuild with
 nothing changed and with one page changed (median of several runs each, in this process).
@@ -419,8 +419,8 @@ DEFAULT_ROUNDS = 3
 WORDS = len(BODY.split())
 
 # What each case drops before its build, in a process of its own.
-COLD = "Cold build (no output, state or conversion cache)"
-WARM = "Cold output, warm conversion cache (output and build state dropped)"
+COLD = "Cold build (no output, state or cross-build cache)"
+WARM = "Cold output, warm caches (output and build state dropped, cross-build caches kept)"
 PELICAN = "Pelican, cold build of the same pages"
 
 
