@@ -228,7 +228,7 @@ def timed(root: Path, out: Path) -> tuple[float, int]:
     started = time.perf_counter()
     report = build_site(root, out)
     seconds = time.perf_counter() - started
-    refused = [a for a in report.avisos if "bench-" in a]
+    refused = [a for a in [*report.avisos, *report.recusados] if "bench-" in a]
     if refused:  # a figure for a site whose synthetic pages were refused would measure the wrong thing
         raise SystemExit(f"build_bench: {len(refused)} páginas sintéticas recusadas: {refused[0]}")
     return seconds, len(report.renderizados)
@@ -502,8 +502,17 @@ def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
     one: list[tuple[float, int]] = []
     page = root / "content" / "checagens" / "bench-00042.md"
     for run in range(runs):
-        page.write_text(page.read_text(encoding="utf-8") + f"\nAtualização {run}.\n", encoding="utf-8")
-        one.append(timed(root, out))
+        # An edit the site publishes: a changed explanation with its public correction (without
+        # one the correction rule refuses the check, and its old page stays: nothing is rendered).
+        head, body = page.read_text(encoding="utf-8").rsplit("+++\n", 1)
+        correction = (
+            f'[[correcoes]]\ndata = 2026-11-{run + 1:02d}T10:00:00-03:00\nexplicacao = "Atualização {run}."\n'
+        )
+        page.write_text(f"{head}{correction}+++\n{body}\nAtualização {run}.\n", encoding="utf-8")
+        seconds, rendered = timed(root, out)
+        if rendered == 0:  # a figure for an edit the build refused would measure the wrong thing
+            raise SystemExit("build_bench: a página alterada não foi refeita")
+        one.append((seconds, rendered))
     return [
         f"Rebuilds after a cold build, in this process: median wall time of {runs} runs each.",
         "",
