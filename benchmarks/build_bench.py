@@ -1,10 +1,10 @@
 """Site build benchmark: a synthetic site of 10,000 Markdown pages (fact-checks of ~600 words).
 
 Measures, in CPU seconds of the build process and its workers (each build in a fresh process),
-a cold build (no output, no build state, no conversion cache), a cold output with a warm
-conversion cache (output folder and build state dropped, `.cache/eleicoes-build/markdown/` and
-the compiled templates beside it kept: a build after a crash, or a CI run that restores only
-those caches) and Pelican's cold
+a cold build (no output, no build state, no cross-build cache), a cold output with warm caches
+(output folder and build state dropped; `.cache/eleicoes-build/`'s conversions, checks as read,
+rendered pages, drawn images and compiled templates kept: a build after a crash, or a CI run
+that restores only those caches) and Pelican's cold
 build of the same pages, alternated round by round so that a change in the machine's load hits
 all three alike; prints each with its ratio to Pelican's. Then the wall time of a rebuild with
 nothing changed and with one page changed (median of several runs each, in this process).
@@ -223,23 +223,41 @@ def measured_pelican(project: Path, out: Path) -> dict[str, float]:
     return figures
 
 
+CPU_SECONDS: list[float] = []  # CPU time of each `timed` build, in order
+
+
 def timed(root: Path, out: Path) -> tuple[float, int]:
     """Seconds of one build and the number of outputs it rendered."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     report = build_site(root, out)
     seconds = time.perf_counter() - started
-    refused = [a for a in report.avisos if "bench-" in a]
+    CPU_SECONDS.append(time.process_time() - cpu)  # this process's: a rebuild starts no worker
+    refused = [a for a in [*report.avisos, *report.recusados] if "bench-" in a]
     if refused:  # a figure for a site whose synthetic pages were refused would measure the wrong thing
         raise SystemExit(f"build_bench: {len(refused)} páginas sintéticas recusadas: {refused[0]}")
     return seconds, len(report.renderizados)
 
 
 # Run in a fresh interpreter: the builder of `repo`, one cold build, figures as JSON on stdout.
+# The check cards are drawn in the build process: their CPU time is summed around the drawing
+# function (where a cold build's time goes; Pelican draws none).
 CHILD = """
 import json, resource, sys, time
 from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from site_builder.build import build_site
+from site_builder import share_image
+cards = [0.0, 0]
+draw = getattr(share_image, "render_checagem_png", None)
+def timed_draw(*args, **kwargs):
+    started = time.process_time()
+    try:
+        return draw(*args, **kwargs)
+    finally:
+        cards[0] += time.process_time() - started
+        cards[1] += 1
+if draw is not None:
+    share_image.render_checagem_png = timed_draw
 started = time.perf_counter()
 report = build_site(Path(sys.argv[2]), Path(sys.argv[3]))
 seconds = time.perf_counter() - started
@@ -250,6 +268,8 @@ print(json.dumps({
     "rss_kib": own.ru_maxrss,
     "rss_worker_kib": workers.ru_maxrss,
     "cpu_s": own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime,
+    "cartoes_cpu_s": cards[0],
+    "cartoes": cards[1],
 }))
 """
 
@@ -330,7 +350,14 @@ def main() -> None:
     parser.add_argument("--memoria", action="store_true", help="pico de memória de builds a frio")
     parser.add_argument("--antes", help="revisão git do construtor a comparar (com --memoria)")
     parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
+    parser.add_argument(
+        "--reconstrucoes", action="store_true", help="só as reconstruções (sem builds a frio nem Pelican)"
+    )
     args = parser.parse_args()
+    if args.reconstrucoes:
+        args.paginas = args.paginas or 10_000
+        only_rebuilds(args)
+        return
     if args.memoria:
         args.paginas = args.paginas or 16_000
         memory(args)
@@ -360,6 +387,28 @@ def main() -> None:
         write_section("Site build", command(args, 10_000), body)
 
 
+def only_rebuilds(args: argparse.Namespace) -> None:
+    """The rebuild figures alone, in a section of their own (a quick rerun after a change)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "site"
+        make_site(root, args.paginas)
+        load_before = os.getloadavg()[0]
+        rows = rebuilds(root, Path(tmp) / "public", args.rodadas + 2)
+    load_after = os.getloadavg()[0]
+    body = "\n".join(
+        [
+            f"Synthetic site: {args.paginas:,} Markdown fact-check pages, as in the section above. "
+            f"1-minute load average of the (shared, {os.cpu_count()}-core) machine: {load_before:.1f} "
+            f"at the start, {load_after:.1f} at the end.",
+            "",
+            *rows,
+        ]
+    )
+    print(body)
+    if not args.sem_registro:
+        write_section("Site build: rebuilds", command(args, 10_000, "--reconstrucoes"), body)
+
+
 def command(args: argparse.Namespace, default_pages: int, *flags: str) -> str:
     """The command line that reproduces this run (its options that differ from the defaults)."""
     words = ["python benchmarks/build_bench.py", *flags]
@@ -374,8 +423,8 @@ DEFAULT_ROUNDS = 3
 WORDS = len(BODY.split())
 
 # What each case drops before its build, in a process of its own.
-COLD = "Cold build (no output, state or conversion cache)"
-WARM = "Cold output, warm conversion cache (output and build state dropped)"
+COLD = "Cold build (no output, state or cross-build cache)"
+WARM = "Cold output, warm caches (output and build state dropped, cross-build caches kept)"
 PELICAN = "Pelican, cold build of the same pages"
 
 
@@ -421,9 +470,29 @@ def compare(root: Path, tmp: Path, rounds: int) -> list[str]:
         outputs = int(measured[-1]["renderizados"])
         ratio = f"{median(ratios[case]):.2f}×" if ratios.get(case) else ("1" if case == PELICAN else "")
         wall = median([f["segundos"] for f in measured])
-        lines.append(
+        line = (
             f"| {case} | {outputs:,} | {cpu:.1f} s | {pages / cpu:,.0f} | {wall:.1f} s | {ratio} "
             f"| {targets[case]} |"
+        )
+        lines.append(line)
+        print(line, file=sys.stderr)
+    cold = runs[COLD]
+    cards = median([f["cartoes_cpu_s"] for f in cold])
+    drawn = int(cold[-1]["cartoes"])
+    lines += [
+        "",
+        f"What a check page costs includes its share image: the cold build drew {drawn:,} check cards "
+        f"(1200×630 PNG), {cards:.1f} s of its CPU ({cards / median([f['cpu_s'] for f in cold]):.0%}; "
+        f"{1000 * cards / max(drawn, 1):.1f} ms per card, timed around the drawing function in the "
+        "build process). Pelican draws none. The cold output with a warm cache takes them from the "
+        "builder's image cache.",
+    ]
+    pelican_rounds = list(zip(cold, runs[PELICAN], strict=False))  # the same rounds, in order
+    if pelican_rounds:
+        without = median([(c["cpu_s"] - c["cartoes_cpu_s"]) / p["cpu_s"] for c, p in pelican_rounds])
+        lines.append(
+            f"Without the card drawing (cold CPU less the cards' CPU, same rounds) the cold build is "
+            f"{without:.2f}× Pelican's CPU."
         )
     return lines
 
@@ -434,18 +503,32 @@ def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
     shutil.rmtree(out, ignore_errors=True)
     timed(root, out)
     noop = [timed(root, out) for _ in range(runs)]
+    noop_cpu = CPU_SECONDS[-runs:]
     one: list[tuple[float, int]] = []
     page = root / "content" / "checagens" / "bench-00042.md"
     for run in range(runs):
-        page.write_text(page.read_text(encoding="utf-8") + f"\nAtualização {run}.\n", encoding="utf-8")
-        one.append(timed(root, out))
+        # An edit the site publishes: a changed explanation with its public correction (without
+        # one the correction rule refuses the check, and its old page stays: nothing is rendered).
+        head, body = page.read_text(encoding="utf-8").rsplit("+++\n", 1)
+        correction = (
+            f'[[correcoes]]\ndata = 2026-11-{run + 1:02d}T10:00:00-03:00\nexplicacao = "Atualização {run}."\n'
+        )
+        page.write_text(f"{head}{correction}+++\n{body}\nAtualização {run}.\n", encoding="utf-8")
+        seconds, rendered = timed(root, out)
+        if rendered == 0:  # a figure for an edit the build refused would measure the wrong thing
+            raise SystemExit("build_bench: a página alterada não foi refeita")
+        one.append((seconds, rendered))
+    one_cpu = CPU_SECONDS[-runs:]
     return [
-        f"Rebuilds after a cold build, in this process: median wall time of {runs} runs each.",
+        f"Rebuilds after a cold build, in this process: median wall time of {runs} runs each, and the "
+        "median CPU time of this process (less sensitive to the machine's load than the wall time).",
         "",
-        "| Case | Median time | Outputs rendered | Target |",
-        "|---|---:|---:|---|",
-        f"| Rebuild, nothing changed | {median([s for s, _ in noop]):.3f} s | {noop[-1][1]:,} | ≤ 0.4 s |",
-        f"| Rebuild, one page changed | {median([s for s, _ in one]):.3f} s | {one[-1][1]:,} | ≤ 0.4 s |",
+        "| Case | Median time | Median CPU | Outputs rendered | Target |",
+        "|---|---:|---:|---:|---|",
+        f"| Rebuild, nothing changed | {median([s for s, _ in noop]):.3f} s | {median(noop_cpu):.3f} s "
+        f"| {noop[-1][1]:,} | ≤ 0.4 s |",
+        f"| Rebuild, one page changed | {median([s for s, _ in one]):.3f} s | {median(one_cpu):.3f} s "
+        f"| {one[-1][1]:,} | ≤ 0.4 s |",
     ]
 
 

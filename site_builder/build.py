@@ -18,6 +18,7 @@ import shutil
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
+from importlib import metadata
 from pathlib import Path
 
 import jinja2
@@ -26,7 +27,7 @@ from markupsafe import Markup
 from site_builder import last_good, markdown_cache, markdown_render
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
-from site_builder.collect import collect
+from site_builder.collect import CHECKS_CACHE, collect
 from site_builder.config import CONFIG_FILE, SiteConfig, load_config
 from site_builder.conteudo import links_internos
 from site_builder.conteudo.frontmatter import read_body
@@ -44,6 +45,12 @@ CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`)
 log = logging.getLogger("eleicoes.build")
 TEMPLATE_CACHE = "templates"  # compiled templates, beside the build states (`BuildState.shared`)
 IMAGE_CACHE = "imagens"  # drawn images (`Artifact.guardar`), keyed like the outputs they are
+# Rendered pages, keyed by their output key: the checksum of everything a page is made from (its
+# sources, templates, settings and the builder's code), the very key by which an unchanged page
+# is not rendered again in an incremental build. An output folder wiped (a CI run, a crash)
+# gets its pages back from here without rendering; a page whose render warned is not kept, so
+# every build renders it and repeats the warning.
+PAGE_CACHE = "paginas"
 
 
 @dataclass
@@ -223,14 +230,29 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 dirty.append((artifact, key))
         conversoes = state.shared(markdown_cache.FOLDER)
         images = markdown_cache.EntryStore(state.shared(IMAGE_CACHE))
+        pages = markdown_cache.EntryStore(state.shared(PAGE_CACHE))
+        rendered = [(a, key) for a, key in dirty if a.data is None]
+        renderer = _renderer_version() if rendered else ""  # not looked up by a no-op rebuild
+        page_keys = {a.path: fingerprint(key, renderer) for a, key in rendered}
+        kept = {path for path, page_key in page_keys.items() if pages.has(page_key)}
         bodies = _bodies(
-            [f"{root}/{a.markdown.caminho}" for a, _ in dirty if a.markdown is not None],
+            [
+                f"{root}/{a.markdown.caminho}"
+                for a, _ in dirty
+                if a.markdown is not None and a.path not in kept
+            ],
             workers,
             conversoes,
         )
         with contextlib.closing(bodies):
             for artifact, key in dirty:
-                data = _output(env, artifact, bodies, images, key)
+                data = pages.get_bytes(page_keys[artifact.path]) if artifact.path in kept else None
+                if data is None:
+                    warned = len(report.avisos)
+                    body = _own_body(root, conversoes, artifact) if artifact.path in kept else bodies
+                    data = _output(env, artifact, body, images, key)
+                    if artifact.data is None and len(report.avisos) == warned:
+                        pages.put_bytes(page_keys[artifact.path], data)
                 digest = writer.stage(artifact.path, data)
                 has_links = artifact.data is None and artifact.path.endswith((".html", ".xml"))
                 links = internal_links(data.decode("utf-8")) if has_links else ()
@@ -262,13 +284,33 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
+        markdown_cache.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise
     if any(a.guardar for a, _ in dirty):
         images.prune()
+    if rendered:
+        pages.prune()
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale
     report.segundos = time.perf_counter() - started
     return report
+
+
+@functools.cache
+def _renderer_version() -> str:
+    """What renders a page besides its inputs and the builder's code (in the output key): the
+    Markdown converter (`markdown_cache.cache_version`), Jinja's and MarkupSafe's versions."""
+    versions = f"{metadata.version('jinja2')}|{metadata.version('markupsafe')}"
+    return fingerprint(markdown_cache.cache_version(), versions)
+
+
+def _own_body(root: Path, conversoes: Path, artifact: Artifact) -> Iterator[str]:
+    """The body of a page whose kept copy turned out unreadable (the stream of bodies left it
+    out), converted here."""
+    if artifact.markdown is None:
+        return iter(())
+    renderer = markdown_cache.CachedRenderer(conversoes)
+    return iter([_convert_file(renderer, f"{root}/{artifact.markdown.caminho}")])
 
 
 def _output(

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 import os
+import pickle
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -23,7 +25,7 @@ from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
-from site_builder.markdown_cache import FOLDER, CachedRenderer
+from site_builder.markdown_cache import FOLDER, CachedRenderer, EntryStore, cache_version
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState
@@ -224,39 +226,100 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
     )
 
 
+CHECKS_CACHE = "checagens"  # `.cache/eleicoes-build/checagens/`: checks as read, by content hash
+_CHECKS_FORMAT = 1  # of an entry's pickle
+
+
+def _check_key(version: str, fonte: Fonte, editores: str) -> str:
+    """The cache entry of one check file as read: its path and bytes (their checksum), the
+    editors' registry it was judged against, and `version` (the builder's code, the converter)."""
+    return hashlib.sha256(f"{version}\0{fonte.caminho}\0{fonte.sha256}\0{editores}".encode()).hexdigest()
+
+
+def _cached_check(store: EntryStore, key: str) -> _Lida | None:
+    """A check as read by an earlier build, or None when absent, corrupt or of another shape."""
+    payload = store.get_bytes(key)
+    if payload is None:
+        return None
+    try:
+        kept = pickle.loads(payload)  # noqa: S301 - written by this builder, in the project's .cache
+    except Exception:  # any damage only means reading the file again
+        return None
+    if (
+        not isinstance(kept, tuple)
+        or len(kept) != 3
+        or kept[0] != _CHECKS_FORMAT
+        or not isinstance(kept[1], dict)
+        or not (kept[2] is None or isinstance(kept[2], Checagem))
+    ):
+        return None
+    return kept[1], kept[2]
+
+
+def _keep_check(store: EntryStore, key: str, lida: _Lida) -> None:
+    """Store a check as read when its verdict cannot change with time: one with a problem is
+    never stored (a date refused as in the future becomes valid later), so it is read again
+    by every build; a check that passed stays passing as the present moves forward."""
+    entry, _checagem = lida
+    if entry["problemas"]:
+        return
+    store.put_bytes(key, pickle.dumps((_CHECKS_FORMAT, *lida), protocol=pickle.HIGHEST_PROTOCOL))
+
+
+# One chunk of check files as consulted: each with its build-cache entry or its bytes, and those
+# of them the cache of checks as read held (by path).
+_Consultados = tuple[list[tuple[Fonte, Any, bytes | None]], dict[str, _Lida]]
+
+
 def _checks_read(
     reader: Reader, editores: tuple[Registro, str], completas: dict[str, Checagem], workers: Workers
 ) -> Iterator[tuple[dict[str, Any], Fonte]]:
-    """Every readable check file, in name order, from the build cache or read by the workers (the
-    files whose cache no longer holds go to them a chunk at a time). A fully read check goes into
-    `completas`: its page is rendered in this build without reading it again."""
+    """Every readable check file, in name order, from the build cache, from the cache of checks
+    as read (`CHECKS_CACHE`, by content hash: it outlives the output folder) or read by the
+    workers (the files neither cache holds go to them a chunk at a time). A fully read check goes
+    into `completas`: its page is rendered in this build without reading it again."""
     paths = _files(reader.root, "content/checagens", ".md")
+    store = EntryStore(reader.cache.shared(CHECKS_CACHE))
+    version = f"{reader.cache.key}\0{cache_version()}"
 
     def still_valid(entry: dict[str, Any]) -> bool:
         return bool(entry["editores"] == editores[1])  # people are judged by the registry
 
-    def jobs() -> Iterator[tuple[list[tuple[Fonte, Any, bytes | None]], list[tuple[bytes, Fonte]]]]:
+    def jobs() -> Iterator[tuple[_Consultados, list[tuple[bytes, Fonte]]]]:
         for chunk in chunks(paths):
             consulted = [reader.consult(path, still_valid) for path in chunk]
-            yield consulted, [(data, fonte) for fonte, _cached, data in consulted if data is not None]
+            kept: dict[str, _Lida] = {}
+            todo: list[tuple[bytes, Fonte]] = []
+            for fonte, _cached, data in consulted:
+                if data is None:
+                    continue
+                if (hit := _cached_check(store, _check_key(version, fonte, editores[1]))) is not None:
+                    kept[fonte.caminho] = hit
+                else:
+                    todo.append((data, fonte))
+            yield (consulted, kept), todo
 
     conversoes = reader.cache.shared(FOLDER)
     read = functools.partial(
         _read_checks, editores=editores, agora=dt.datetime.now(dt.UTC), conversoes=conversoes
     )
     here = functools.partial(read, renderer=CachedRenderer(conversoes))  # one converter for every file here
-    for consulted, outcomes in workers.map(read, jobs(), len(paths), here):
+    for (consulted, kept), outcomes in workers.map(read, jobs(), len(paths), here):
         fresh = iter(outcomes)
         for fonte, cached, data in consulted:
             if data is None:
                 yield cached, fonte
                 continue
-            outcome = next(fresh)
-            if isinstance(outcome, Recusa):
-                reader.erros.append(outcome.mensagem)
-                reader.recusas.append(outcome.mensagem)
-                continue
-            entry, checagem = outcome
+            lida = kept.get(fonte.caminho)
+            if lida is None:
+                outcome = next(fresh)
+                if isinstance(outcome, Recusa):
+                    reader.erros.append(outcome.mensagem)
+                    reader.recusas.append(outcome.mensagem)
+                    continue
+                lida = outcome
+                _keep_check(store, _check_key(version, fonte, editores[1]), lida)
+            entry, checagem = lida
             reader.remember(fonte, entry)
             if checagem is not None:
                 completas[fonte.caminho] = checagem

@@ -104,6 +104,10 @@ class EntryStore:
             return None
         return payload
 
+    def has(self, key: str) -> bool:
+        """Whether entry `key` exists (it may still be corrupt: `get_bytes` says)."""
+        return os.path.exists(self._path(key))  # noqa: PTH110
+
     def put_bytes(self, key: str, payload: bytes) -> None:
         """Store an entry (atomically: a reader sees the whole entry or none)."""
         data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
@@ -125,6 +129,14 @@ class EntryStore:
             shards = [e.path for e in os.scandir(self.folder) if e.is_dir(follow_symlinks=False)]
         except OSError:
             return 0
+        # Keys are checksums, spread evenly over the shards: a few shards' mean count times the
+        # number of shards estimates the store's size, so a store far below `limit` (a quarter:
+        # no sample is that far below the mean once a store nears the limit) is not listed whole
+        # (listing 256 folders took 0.1 s of a one-page rebuild).
+        with contextlib.suppress(OSError):
+            sample = [len(os.listdir(shard)) for shard in shards[:4]]  # noqa: PTH208
+            if sample and 4 * sum(sample) * len(shards) < limit * len(sample):
+                return 0
         names: list[str] = []
         for shard in shards:
             with contextlib.suppress(OSError):

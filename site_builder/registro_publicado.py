@@ -7,7 +7,9 @@ build fails."""
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
+import sys
 from pathlib import Path
 
 from site_builder.artifact import Artifact, raw
@@ -38,6 +40,19 @@ def _ler(root: Path, check: ChecagemResumo) -> str:
     if hashlib.sha256(dados).hexdigest() != check.fonte.sha256:
         raise ContentError(check.fonte.caminho, "o arquivo mudou durante o build; rode o build de novo")
     return dados.decode("utf-8")
+
+
+@functools.cache
+def _codigo() -> str:
+    """What else decides the record file's bytes: the code that writes it, Python's version (json)."""
+    fonte = Path(publicado.__file__).read_bytes()
+    return hashlib.sha256(fonte + repr(sys.version_info[:3]).encode()).hexdigest()
+
+
+def _identidade(registros: dict[str, publicado.Registro]) -> str:
+    """The identity of the record file's bytes without writing them (`para_json` is a function of
+    the records alone; a no-op rebuild writes nothing): a checksum of every record's fields."""
+    return hashlib.sha256(f"{_codigo()}\0{sorted(registros.items())!r}".encode()).hexdigest()
 
 
 def conferir(ctx: SiteContext, root: Path, out: Path, *, isolar: bool) -> tuple[SiteContext, Artifact]:
@@ -76,8 +91,7 @@ def conferir(ctx: SiteContext, root: Path, out: Path, *, isolar: bool) -> tuple[
     # `validar` refuses the deletion and the committed ledger keeps it.
     for id_ in recusadas:
         atuais[id_] = publicado.anteriores_de(id_, fontes)[0]
-    dados = publicado.para_json(atuais)
-    artefato = raw(publicado.SAIDA, hashlib.sha256(dados).hexdigest(), lambda: dados)
+    artefato = raw(publicado.SAIDA, _identidade(atuais), functools.partial(publicado.para_json, atuais))
     if not recusadas:
         return ctx, artefato
     checagens = [c for c in ctx.checagens if c.id not in recusadas]

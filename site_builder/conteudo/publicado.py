@@ -130,7 +130,44 @@ def para_json(registros: Mapping[str, Registro]) -> bytes:
             for k, r in sorted(registros.items())
         },
     }
-    return (json.dumps(dados, ensure_ascii=False, indent=1, sort_keys=True) + "\n").encode("utf-8")
+    try:
+        texto = json_indentado(dados)
+    except TypeError:  # a value of a type it does not write: json's own encoder
+        texto = json.dumps(dados, ensure_ascii=False, indent=1, sort_keys=True)
+    return (texto + "\n").encode("utf-8")
+
+
+_TEXTO_JSON = json.encoder.encode_basestring  # json's escaping of a string with ensure_ascii=False (in C)
+
+
+def json_indentado(valor: Any, margem: str = "\n") -> str:
+    """`json.dumps(valor, ensure_ascii=False, indent=1, sort_keys=True)`, the same text, for values
+    made of strings, integers, booleans, None, lists and dicts with string keys (TypeError for
+    anything else). json writes indented text with its pure-Python encoder, 5 times slower: on a
+    no-op rebuild of 2,000 checks the record file took 40 % of the time."""
+    if isinstance(valor, str):
+        return _TEXTO_JSON(valor)
+    if valor is True:
+        return "true"
+    if valor is False:
+        return "false"
+    if valor is None:
+        return "null"
+    if type(valor) is int:
+        return int.__repr__(valor)
+    dentro = margem + " "
+    if type(valor) is dict:
+        if not valor:
+            return "{}"
+        if not all(type(chave) is str for chave in valor):
+            raise TypeError("chaves que não são textos")
+        itens = (f"{_TEXTO_JSON(k)}: {json_indentado(v, dentro)}" for k, v in sorted(valor.items()))
+        return "{" + dentro + ("," + dentro).join(itens) + margem + "}"
+    if type(valor) is list:
+        if not valor:
+            return "[]"
+        return "[" + dentro + ("," + dentro).join(json_indentado(v, dentro) for v in valor) + margem + "]"
+    raise TypeError(f"tipo {type(valor).__name__} não previsto")
 
 
 class RegistroInvalidoError(ValueError):

@@ -12,7 +12,7 @@ import markdown
 import pytest
 
 from site_builder import markdown_cache, markdown_render
-from site_builder.build import build_site, state_path
+from site_builder.build import PAGE_CACHE, build_site, state_path
 from site_builder.conteudo.frontmatter import read_body
 from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
 from tests.site_builder.test_enderecos import TRICKY, _checks
@@ -46,6 +46,8 @@ def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
     """A build into an empty output folder with no build state: only the conversion cache stays."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.rmtree(state_path(site, out), ignore_errors=True)
+    # Without the rendered pages: they would come back whole, and this cache is what is tested.
+    shutil.rmtree(state_path(site, out).parent / PAGE_CACHE, ignore_errors=True)
     build_site(site, out, strict=True)
     return snapshot(out)
 
@@ -142,6 +144,16 @@ def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
     assert cache.prune(limit=12, keep=5) == 0
     assert cache.prune(limit=10, keep=5) == 7
     assert [k for k in keys if cache.get(k) is not None] == keys[7:]
+
+
+def test_a_large_store_is_pruned_whatever_shard_is_counted_first(tmp_path: Path) -> None:
+    cache = markdown_cache.MarkdownCache(tmp_path / "markdown")
+    keys = [cache.key(f"corpo {i}") for i in range(600)]
+    for key in keys:
+        cache.put(key, markdown_cache.Converted("<p></p>", ()))
+    assert cache.prune(limit=1_000, keep=100) == 0  # well below the limit: nothing goes
+    assert cache.prune(limit=500, keep=100) == 500
+    assert sum(cache.get(k) is not None for k in keys) == 100
 
 
 BODIES = [*TRICKY, *_checks()]

@@ -1,0 +1,181 @@
+"""The cache of rendered pages (`build.PAGE_CACHE`): a build into a wiped output folder takes each
+page from it by its output key instead of rendering it; the pages are byte for byte those of a
+build without any cache; an entry of other code, another converter or other templates is never
+used; a corrupt entry is rendered again; a page whose render warned is never kept."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import markdown
+import pytest
+
+from site_builder import build as build_module
+from site_builder import markdown_cache
+from site_builder.build import PAGE_CACHE, build_site, state_path
+from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
+
+GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
+PAGE = "checagens/afirmacao-um/index.html"
+FORGED = b"<p>pagina forjada no cache</p>"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One fixture project for the module (its builds only ever wipe outputs and caches)."""
+    root = tmp_path_factory.mktemp("cache-paginas") / "projeto"
+    shutil.copytree(FIXTURE_CONTENT, root / "content")
+    shutil.copytree(FIXTURE_DATA, root / "data")
+    shutil.copytree(REPO / "templates", root / "templates")
+    return root
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(site: Path) -> Iterator[None]:
+    shutil.rmtree(site / ".cache", ignore_errors=True)
+    markdown_cache.cache_version.cache_clear()
+    build_module._renderer_version.cache_clear()
+    yield
+    markdown_cache.cache_version.cache_clear()
+    build_module._renderer_version.cache_clear()
+
+
+def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
+    """A build into an empty output folder with no build state: only the cross-build caches stay."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(state_path(site, out), ignore_errors=True)
+    build_site(site, out, strict=True)
+    return snapshot(out)
+
+
+def _store(site: Path, out: Path) -> markdown_cache.EntryStore:
+    return markdown_cache.EntryStore(state_path(site, out).parent / PAGE_CACHE)
+
+
+def _entry_of(site: Path, out: Path, page: bytes) -> Path:
+    """The entry file holding the bytes `page` (found by content: its key is internal)."""
+    store = _store(site, out)
+    found = [
+        path
+        for path in sorted(store.folder.rglob("*"))
+        if path.is_file() and store.get_bytes(path.parent.name + path.name) == page
+    ]
+    assert len(found) == 1, f"entries holding the page: {found}"
+    return found[0]
+
+
+def _forge(site: Path, out: Path, golden: dict[str, bytes]) -> None:
+    path = _entry_of(site, out, golden[PAGE])
+    _store(site, out).put_bytes(path.parent.name + path.name, FORGED)
+
+
+def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The templates rendered (a spy around the real `build.render`)."""
+    rendered: list[str] = []
+    real = build_module.render
+
+    def counted(env: object, template: str, context: dict[str, object]) -> bytes:
+        rendered.append(template)
+        return real(env, template, context)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build_module, "render", counted)
+    return rendered
+
+
+def test_pages_from_the_cache_are_the_pages_of_a_build_without_cache(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    rendered = _count_renders(monkeypatch)
+    filled = _cold_output(site, out)
+    assert "checagem.html" in rendered
+    rendered.clear()
+    from_cache = _cold_output(site, out)
+    assert rendered == [], "pages were rendered again although the cache holds them"
+    golden = snapshot(GOLDEN)
+    assert sorted(filled) == sorted(golden) == sorted(from_cache)
+    for rel, data in golden.items():
+        assert filled[rel] == data, f"{rel}: the build that filled the cache differs"
+        assert from_cache[rel] == data, f"{rel}: the build from the cache differs"
+    assert not _store(site, out).folder.is_relative_to(out)
+
+
+def test_the_build_uses_the_page_cache_after_the_output_is_wiped(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    golden = _cold_output(site, out)
+    _forge(site, out, golden)
+    assert _cold_output(site, out)[PAGE] == FORGED
+
+
+def test_a_change_of_the_builder_code_invalidates_every_entry(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    golden = _cold_output(site, out)
+    _forge(site, out, golden)
+    real = build_module._code_hash
+    monkeypatch.setattr(build_module, "_code_hash", lambda root: real(root) + "-outro-codigo")
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+
+
+def test_a_new_converter_version_invalidates_every_entry(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    golden = _cold_output(site, out)
+    _forge(site, out, golden)
+    monkeypatch.setattr(markdown, "__version__", markdown.__version__ + ".outra")
+    markdown_cache.cache_version.cache_clear()
+    build_module._renderer_version.cache_clear()
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+
+
+def test_another_template_invalidates_the_pages_that_use_it(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    golden = _cold_output(site, out)
+    _forge(site, out, golden)
+    template = site / "templates" / "checagem.html"
+    before = template.read_bytes()
+    try:
+        template.write_bytes(before + b"{# outra versao #}")
+        assert _cold_output(site, out)[PAGE] == golden[PAGE]
+    finally:
+        template.write_bytes(before)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty"])
+def test_a_corrupt_entry_is_rendered_again_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
+    out = tmp_path / "public"
+    golden = _cold_output(site, out)
+    path = _entry_of(site, out, golden[PAGE])
+    data = path.read_bytes()
+    damaged = {
+        "truncated": data[: len(data) // 2],
+        "flipped": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:],
+        "empty": b"",
+    }[damage]
+    path.write_bytes(damaged)
+    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert path.read_bytes() == data
+
+
+def test_a_page_whose_render_warned_is_never_kept(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    template = site / "templates" / "checagem.html"
+    before = template.read_bytes()
+    try:
+        template.write_bytes(
+            before.replace(b"{% block conteudo %}", b"{% block conteudo %}{{ asset('nao-existe.css') }}", 1)
+        )
+        warnings = []
+        for _ in range(2):
+            shutil.rmtree(out, ignore_errors=True)
+            shutil.rmtree(state_path(site, out), ignore_errors=True)
+            report = build_site(site, out)
+            warnings.append([a for a in report.avisos if "nao-existe.css" in a])
+        assert warnings[0], "the fixture's check page did not warn"
+        assert warnings[1] == warnings[0], "a page from the cache hid its warning"
+    finally:
+        template.write_bytes(before)
