@@ -310,9 +310,21 @@ def resumo_da_demo(debate: Path, trechos: Sequence[Any]) -> ResumoDemo:
 
 
 def relatorio_resumo(r: ResumoDemo) -> str:
-    """The demo's WER and questions, in Portuguese."""
+    """The demo's WER and questions, in Portuguese, with the voices and prompt it was made with."""
+    import tomllib
+
+    from jobs.debate.demo_audio import INTERVALO_DEMO, ROTEIRO_DEMO, VELOCIDADE_DEMO, VOZES_DEMO
+    from jobs.debate.transcricao import prompt_do_debate
+
+    roteiro = tomllib.loads(ROTEIRO_DEMO)
+    prompt = prompt_do_debate([p["nome"] for p in roteiro["participantes"]], roteiro.get("vocabulario", []))
+    vozes = ", ".join(f"{quem} {voz} altura {altura}" for quem, (voz, altura) in VOZES_DEMO.items())
     return "\n".join(
         [
+            f"Demo em áudio (`jobs/debate/demo_audio.py`): espeak-ng {vozes}, {VELOCIDADE_DEMO} palavras "
+            f"por minuto, intervalo entre palavras {INTERVALO_DEMO * 10} ms; o trabalho de áudio dá ao "
+            f"Whisper o prompt “{prompt}” (nomes e `vocabulario` do debate.toml).",
+            "",
             f"Transcrição da demo contra o roteiro: WER {r.wer:.0%} em {r.palavras_roteiro} palavras "
             "(a demo inteira, pelo trabalho de áudio em segmentos de 4 s).",
             "",
