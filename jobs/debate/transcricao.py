@@ -20,7 +20,9 @@ from typing import Any
 
 from jobs.debate.audio import TAXA, Amostras
 
-# A word is a duplicate when at least half of it lies before the last committed word's end.
+# A word is a duplicate when at least half of it lies before the last committed word's end, or when
+# it ends there (Whisper gives some words no length: "que é o" all at 8.506 s, heard again by the
+# next window, were committed twice).
 _SOBREPOSICAO_DUPLICADA = 0.5
 # Greedy decoding only: re-decoding loops at higher temperatures costs too much time for too little.
 TEMPERATURA = 0.0
@@ -219,7 +221,7 @@ def cortar_janela(
     for w in sorted(palavras, key=lambda x: (x.inicio_s, x.fim_s)):
         duracao = max(w.fim_s - w.inicio_s, 1e-3)
         antes = max(0.0, min(w.fim_s, ultimo_fim_s) - w.inicio_s)
-        if antes / duracao >= _SOBREPOSICAO_DUPLICADA:
+        if w.fim_s <= ultimo_fim_s or antes / duracao >= _SOBREPOSICAO_DUPLICADA:
             continue
         novas.append(w)
     if final:
