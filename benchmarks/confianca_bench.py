@@ -261,15 +261,92 @@ def itens_do_debate(debate: Path, trechos: Sequence[Any]) -> dict[str, ContagemI
     return contagens
 
 
+@dataclasses.dataclass
+class ResumoDemo:
+    """The demo as heard, against its script: word error rate and the questions of item 2."""
+
+    palavras_roteiro: int
+    wer: float  # the whole transcript against the whole script
+    turnos: int  # turns (of candidates) the engine found
+    turnos_com_pergunta: int
+    turnos_com_nota_resposta: int  # a direct-answer score on the page
+    perguntas_roteiro: int  # the moderator's questions in the script (demo_audio.PERGUNTAS_DEMO)
+    perguntas_achadas: int  # of those, taken as some turn's question
+    chamadas_como_pergunta: int  # script lines that are not questions taken for one (goal 0)
+
+
+def linha_do_roteiro(inicio_s: float, fim_s: float, trechos: Sequence[Any]) -> int:
+    """The script line (index into the timeline) an utterance was heard from: the nearest in time."""
+    meio = (inicio_s + fim_s) / 2
+    return min(range(len(trechos)), key=lambda i: abs((trechos[i].inicio_s + trechos[i].fim_s) / 2 - meio))
+
+
+def resumo_da_demo(debate: Path, trechos: Sequence[Any]) -> ResumoDemo:
+    """WER, and which turns got a question and a direct-answer score, in a processed demo folder."""
+    from jobs.debate.armazenamento import ler_transcricao
+    from jobs.debate.demo_audio import PERGUNTAS_DEMO
+
+    falas, _ = ler_transcricao(debate)
+    linha = {f.id: linha_do_roteiro(f.inicio_s, f.fim_s, trechos) for f in falas}
+    ouvido = normalizar(" ".join(f.texto for f in falas))
+    roteiro = normalizar(" ".join(t.texto for t in trechos))
+
+    def ler(nome: str) -> Any:
+        return json.loads((debate / nome).read_text(encoding="utf-8"))
+
+    perguntas = [p for p in ler("perguntas.json")["perguntas"] if p.get("texto")]
+    usadas = {linha[f] for p in perguntas for f in p["falas"] if f in linha}
+    pagina = ler("pagina.json")["turnos"]
+    return ResumoDemo(
+        palavras_roteiro=len(roteiro),
+        wer=wer(roteiro, ouvido),
+        turnos=len(ler("turnos.json")["turnos"]),
+        turnos_com_pergunta=len({p["turno"] for p in perguntas}),
+        turnos_com_nota_resposta=sum(t.get("nota_resposta") is not None for t in pagina.values()),
+        perguntas_roteiro=len(PERGUNTAS_DEMO),
+        perguntas_achadas=len(usadas & set(PERGUNTAS_DEMO)),
+        chamadas_como_pergunta=len(usadas - set(PERGUNTAS_DEMO)),
+    )
+
+
+def relatorio_resumo(r: ResumoDemo) -> str:
+    """The demo's WER and questions, in Portuguese, with the voices and prompt it was made with."""
+    import tomllib
+
+    from jobs.debate.demo_audio import INTERVALO_DEMO, ROTEIRO_DEMO, VELOCIDADE_DEMO, VOZES_DEMO
+    from jobs.debate.transcricao import prompt_do_debate
+
+    roteiro = tomllib.loads(ROTEIRO_DEMO)
+    prompt = prompt_do_debate([p["nome"] for p in roteiro["participantes"]], roteiro.get("vocabulario", []))
+    vozes = ", ".join(f"{quem} {voz} altura {altura}" for quem, (voz, altura) in VOZES_DEMO.items())
+    return "\n".join(
+        [
+            f"Demo em áudio (`jobs/debate/demo_audio.py`): espeak-ng {vozes}, {VELOCIDADE_DEMO} palavras "
+            f"por minuto, intervalo entre palavras {INTERVALO_DEMO * 10} ms; o trabalho de áudio dá ao "
+            f"Whisper o prompt “{prompt}” (nomes e `vocabulario` do debate.toml).",
+            "",
+            f"Transcrição da demo contra o roteiro: WER {r.wer:.0%} em {r.palavras_roteiro} palavras "
+            "(a demo inteira, pelo trabalho de áudio em segmentos de 4 s).",
+            "",
+            "| Perguntas da moderadora no roteiro | Achadas no que foi ouvido "
+            "| Chamadas tomadas por pergunta | Turnos | Turnos com pergunta "
+            "| Turnos com nota de resposta direta |",
+            "|---|---|---|---|---|---|",
+            f"| {r.perguntas_roteiro} | {r.perguntas_achadas} | **{r.chamadas_como_pergunta}** | {r.turnos} "
+            f"| {r.turnos_com_pergunta} | {r.turnos_com_nota_resposta} |",
+        ]
+    )
+
+
 def transcrever_demo(raiz: Path, modelo: Callable[[], Any], threads: int) -> tuple[Path, list[Any]]:
     """The audio demo (espeak-ng now, as `eleicoes demo` makes it) through the audio job in 4 s
     segments and the engine once at the end; returns the debate folder and the script's timeline."""
-    from jobs.debate.demo_audio import FALAS_DEMO, ROTEIRO_DEMO, gravar_segmentos, montar
+    from jobs.debate.demo_audio import ROTEIRO_DEMO, gravar_segmentos, montar_demo
     from jobs.debate.pipeline import executar
     from jobs.debate.processar import Processador
     from jobs.debate.segmentos import FontePasta
 
-    amostras, trechos = montar(FALAS_DEMO)
+    amostras, trechos = montar_demo()
     debate = raiz / "debates" / "demo-audio"
     debate.mkdir(parents=True, exist_ok=True)
     (debate / "debate.toml").write_text(ROTEIRO_DEMO, encoding="utf-8")
@@ -481,14 +558,14 @@ def carregar(origem: Path) -> list[dict[str, Any]]:
     return linhas
 
 
-def demo_de_transcricao(transcricao: Path) -> dict[str, ContagemItens]:
+def demo_de_transcricao(transcricao: Path) -> tuple[dict[str, ContagemItens], ResumoDemo]:
     """The demo's items from a transcript the audio job wrote for it (the engine runs on it here)."""
     import tempfile
 
-    from jobs.debate.demo_audio import FALAS_DEMO, ROTEIRO_DEMO, montar
+    from jobs.debate.demo_audio import ROTEIRO_DEMO, montar_demo
     from jobs.debate.pipeline import executar
 
-    _, trechos = montar(FALAS_DEMO)
+    _, trechos = montar_demo()
     with tempfile.TemporaryDirectory() as tmp:
         pasta = Path(tmp) / "debates" / "demo-audio"
         pasta.mkdir(parents=True)
@@ -496,10 +573,10 @@ def demo_de_transcricao(transcricao: Path) -> dict[str, ContagemItens]:
         (pasta / "transcricao.jsonl").write_bytes(transcricao.read_bytes())
         (pasta / "gravacao.json").write_text('{"encerrada": true}\n', encoding="utf-8")
         executar(pasta, raiz=Path(tmp))
-        return itens_do_debate(pasta, trechos)
+        return itens_do_debate(pasta, trechos), resumo_da_demo(pasta, trechos)
 
 
-def so_demo(transcricao: Path | None, threads: int) -> int:
+def so_demo(transcricao: Path | None, threads: int, salvar_em: Path | None = None) -> int:
     """Only the audio demo's items, in their own section of docs/QUALIDADE.md."""
     if transcricao is None:
         import tempfile
@@ -511,15 +588,17 @@ def so_demo(transcricao: Path | None, threads: int) -> int:
         caminho = resolver_modelo(config.whisper_modelo, Path(config.whisper_cache))
         with tempfile.TemporaryDirectory() as tmp:
             pasta, _ = transcrever_demo(Path(tmp), lambda: carregar_modelo(caminho, threads), threads)
-            demo = demo_de_transcricao(pasta / "transcricao.jsonl")
+            demo, resumo = demo_de_transcricao(pasta / "transcricao.jsonl")
+            if salvar_em is not None:
+                salvar_em.write_bytes((pasta / "transcricao.jsonl").read_bytes())
         comando = f"python benchmarks/confianca_bench.py --threads {threads} --so-demo"
     else:
-        demo = demo_de_transcricao(transcricao)
+        demo, resumo = demo_de_transcricao(transcricao)
         comando = (
             "python benchmarks/confianca_bench.py --so-demo TRANSCRICAO (a transcrição da demo feita pelo "
             "trabalho de áudio, faster-whisper base, 2 threads, como em tests/debate_audio: demo_transcrita)"
         )
-    corpo = relatorio_itens(None, demo) + _carga()
+    corpo = relatorio_resumo(resumo) + "\n\n" + relatorio_itens(None, demo) + _carga()
     print(corpo)
     write_section("Confiança por item: demo em áudio (debates)", comando, corpo, QUALIDADE_MD)
     return 0
@@ -532,7 +611,11 @@ def main() -> int:
         "--frases", type=int, default=len(FRASES), help="quantas frases da lista (padrão: todas)"
     )
     parser.add_argument("--fixture", type=Path, help="grava a fixture de teste (transcrição truncada retida)")
-    parser.add_argument("--salvar", type=Path, help="grava as transcrições e medidas (JSON por linha)")
+    parser.add_argument(
+        "--salvar",
+        type=Path,
+        help="grava as transcrições e medidas (JSON por linha); com --so-demo, a transcrição da demo",
+    )
     parser.add_argument("--de", type=Path, help="julga de novo transcrições gravadas com --salvar")
     parser.add_argument("--demo", action="store_true", help="mede também os itens da demo em áudio")
     parser.add_argument(
@@ -546,7 +629,7 @@ def main() -> int:
     )
     args = parser.parse_args()
     if args.so_demo is not None:
-        return so_demo(args.so_demo if args.so_demo != Path() else None, args.threads)
+        return so_demo(args.so_demo if args.so_demo != Path() else None, args.threads, args.salvar)
     if args.de:
         linhas = carregar(args.de)
         segundos = float("nan")
@@ -560,6 +643,7 @@ def main() -> int:
         if args.salvar:
             salvar(linhas, args.salvar)
     demo = None
+    resumo: ResumoDemo | None = None
     if args.demo:
         import tempfile
 
@@ -572,9 +656,12 @@ def main() -> int:
                 Path(tmp), lambda: carregar_modelo(caminho, args.threads), args.threads
             )
             demo = itens_do_debate(pasta, trechos)
+            resumo = resumo_da_demo(pasta, trechos)
     corpo = (
         relatorio(linhas, segundos, args.threads) + "\n\n" + relatorio_itens(itens_das_falas(linhas), demo)
     )
+    if resumo is not None:
+        corpo += "\n\n" + relatorio_resumo(resumo)
     print(corpo)
     comando = (
         f"python benchmarks/confianca_bench.py --threads 2 --frases {len({x['frase'] for x in linhas})} "

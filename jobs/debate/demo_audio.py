@@ -1,7 +1,8 @@
 """Generated Portuguese speech for the demo and the tests: a short fictional debate as audio segments.
 
 Speech is made on this machine with `espeak-ng` (one voice per speaker). Without espeak-ng, the
-demo uses the small recording bundled in `tests/fixtures/debate_demo.ogg` (made the same way).
+demo uses the small recording bundled in `tests/fixtures/debate_demo.ogg`, made the same way by
+`python -m jobs.debate.demo_audio` (run it again after changing the script or the voices).
 Everything here is fictional and marked as a demonstration: the candidates Helena Prado and Rui
 Amaral and the moderator Marta Lins do not exist, and the text was written for this project.
 """
@@ -29,6 +30,19 @@ VOZES: dict[str, tuple[str, int]] = {
     "rui-amaral": ("pt-br+m3", 20),
 }
 VOZ_PADRAO = ("pt-br", 50)
+# The demo's own voices and pace, chosen so that Whisper base hears the script well (WER measured
+# by benchmarks/confianca_bench.py --so-demo, docs/QUALIDADE.md): the plain pt-br voice for Marta
+# and Rui and its f3 variant for Helena, pitches about 120, 95 and 215 Hz (each pair over 0.3
+# octave apart, past the voice-change detector's tolerance); slower than espeak's default, with a
+# short gap between words (run-on words were heard as other words). Extreme pitches (the voices of
+# the other tests, VOZES) made Whisper base mishear more than half the demo's words.
+VOZES_DEMO: dict[str, tuple[str, int]] = {
+    "marta-lins": ("pt-br", 65),
+    "helena-prado": ("pt-br+f3", 50),
+    "rui-amaral": ("pt-br", 40),
+}
+VELOCIDADE_DEMO = 130  # words per minute (espeak-ng -s; its default is 175)
+INTERVALO_DEMO = 2  # pause between words, in 10 ms units (espeak-ng -g)
 
 ROTEIRO_DEMO = """\
 # Debate de demonstração: pessoas e falas fictícias, geradas por síntese de voz.
@@ -39,6 +53,10 @@ data = 2026-10-25  # depois de 18/10/2026: o debate ao vivo mostra só o método
 inicio = 2026-10-25T17:30:00-03:00
 emissora = "TV Demonstração"
 demonstracao = true
+# Palavras do programa que o reconhecedor de fala recebe com os nomes (transcricao.prompt_da_pasta).
+vocabulario = [
+  "saúde", "médicos", "escolas", "segurança pública", "policiais", "réplica", "considerações finais",
+]
 
 [[participantes]]
 locutor = "marta-lins"
@@ -59,37 +77,48 @@ papel = "candidato"
 candidato = "rui-amaral"
 """
 
+# Written for a speech recogniser to hear well: common words, one idea per sentence, numbers as
+# Whisper writes them ("30 segundos"), no figures espeak-ng reads badly ("vinte mil" was heard
+# "vinte meu"). The moderator's two questions are lines 1 and 7; her other lines are calls.
 FALAS_DEMO: tuple[tuple[str, str], ...] = (
-    ("marta-lins", "Boa noite. Bem-vindos ao debate. Começa agora o primeiro bloco."),
-    ("marta-lins", "Candidata Helena Prado, qual é o seu plano para a saúde? A senhora tem dois minutos."),
+    ("marta-lins", "Boa noite a todos. Este é o primeiro bloco do debate."),
+    (
+        "marta-lins",
+        "Candidata Helena Prado, a senhora tem dois minutos. Como a senhora vai melhorar os hospitais?",
+    ),
     (
         "helena-prado",
         "Eu sou Helena Prado. A saúde pública precisa de mais médicos nos hospitais. "
-        "Vamos contratar vinte mil médicos até dois mil e vinte e oito, com dinheiro do orçamento federal.",
+        "Vamos construir novos hospitais em quatro anos.",
     ),
     ("marta-lins", "Obrigada. Candidato Rui Amaral, o senhor tem um minuto para comentar."),
     (
         "rui-amaral",
-        "Eu sou Rui Amaral. A proposta não diz de onde vem o dinheiro. "
-        "Nós vamos abrir cinquenta mil vagas em creches até o fim do mandato.",
+        "Eu sou Rui Amaral. A proposta não explica de onde vem o dinheiro. "
+        "Nós vamos construir novas escolas até o fim do mandato.",
     ),
-    ("marta-lins", "Tempo esgotado. Candidata Helena Prado, a senhora tem trinta segundos para a réplica."),
-    ("helena-prado", "O dinheiro vem do corte de gastos com publicidade do governo."),
+    ("marta-lins", "O tempo acabou. Candidata Helena Prado, a senhora tem 30 segundos para a réplica."),
+    ("helena-prado", "Os recursos vêm da economia com publicidade."),
     (
         "marta-lins",
-        "Vamos para o próximo bloco. Candidato Rui Amaral, qual é a sua proposta para a segurança?",
+        "Candidato Rui Amaral, o senhor tem dois minutos. Como o senhor vai contratar mais policiais?",
     ),
     (
         "rui-amaral",
         "A segurança pública precisa de mais policiais nas ruas. "
-        "Vamos contratar dez mil policiais em quatro anos.",
+        "Vamos dobrar o número de policiais em quatro anos.",
     ),
     ("marta-lins", "Considerações finais. Candidata Helena Prado, a senhora tem um minuto."),
-    ("helena-prado", "Quero um país com saúde pública de qualidade. Conto com o seu voto."),
+    ("helena-prado", "Vamos cuidar dos hospitais. Obrigada e boa noite."),
     ("marta-lins", "Candidato Rui Amaral, o senhor tem um minuto."),
-    ("rui-amaral", "Vamos cuidar das creches e da segurança. Obrigado e boa noite."),
-    ("marta-lins", "Encerramos este debate. Boa noite a todos."),
+    ("rui-amaral", "Vamos cuidar da educação e da segurança. Obrigado e boa noite."),
+    ("marta-lins", "Obrigada aos candidatos. Boa noite a todos."),
 )
+
+
+# The lines of FALAS_DEMO where the moderator asks a question (ground truth for the benchmark and
+# the tests); her other lines are greetings, calls and time warnings.
+PERGUNTAS_DEMO = (1, 7)
 
 
 @dataclass(frozen=True)
@@ -107,10 +136,12 @@ def espeak_disponivel() -> bool:
     return shutil.which("espeak-ng") is not None
 
 
-def sintetizar(texto: str, voz: str, velocidade: int = 150, altura: int = 50) -> Amostras:
-    """Speech for `texto` with an espeak-ng voice and pitch, 16 kHz mono, leading/trailing silence trimmed."""
+def sintetizar(texto: str, voz: str, velocidade: int = 150, altura: int = 50, intervalo: int = 0) -> Amostras:
+    """Speech for `texto` with an espeak-ng voice, pitch, speed and word gap (`-g`, 10 ms units),
+    16 kHz mono, leading/trailing silence trimmed."""
+    comando = ["espeak-ng", "-v", voz, "-p", str(altura), "-s", str(velocidade)]
     saida = subprocess.run(
-        ["espeak-ng", "-v", voz, "-p", str(altura), "-s", str(velocidade), "--stdout", texto],
+        [*comando, *(["-g", str(intervalo)] if intervalo else []), "--stdout", texto],
         capture_output=True,
         check=True,
         timeout=60,
@@ -127,6 +158,8 @@ def montar(
     pausa_s: float = 1.2,
     inicio_s: float = 0.5,
     voz: dict[str, tuple[str, int]] | None = None,
+    velocidade: int = 150,
+    intervalo: int = 0,
 ) -> tuple[Amostras, list[TrechoFalado]]:
     """Synthesise each utterance and lay them on one timeline, with pauses between them."""
     vozes = voz or VOZES
@@ -135,11 +168,16 @@ def montar(
     t = inicio_s
     for locutor, texto in falas:
         nome, altura = vozes.get(locutor, VOZ_PADRAO)
-        audio = sintetizar(texto, nome, altura=altura)
+        audio = sintetizar(texto, nome, velocidade, altura, intervalo)
         trechos.append(TrechoFalado(locutor, texto, round(t, 3), round(t + len(audio) / TAXA, 3)))
         pedacos += [audio, np.zeros(round(pausa_s * TAXA), np.float32)]
         t += len(audio) / TAXA + round(pausa_s * TAXA) / TAXA
     return np.concatenate(pedacos).astype(np.float32), trechos
+
+
+def montar_demo() -> tuple[Amostras, list[TrechoFalado]]:
+    """The demo debate (FALAS_DEMO) spoken with the demo's voices and pace."""
+    return montar(FALAS_DEMO, voz=VOZES_DEMO, velocidade=VELOCIDADE_DEMO, intervalo=INTERVALO_DEMO)
 
 
 def gravar_segmentos(
@@ -159,7 +197,7 @@ def gravar_segmentos(
 def audio_demo() -> Amostras:
     """The demo debate's audio: generated now with espeak-ng, else the bundled recording."""
     if espeak_disponivel():
-        return montar(FALAS_DEMO)[0]
+        return montar_demo()[0]
     return decodificar(GRAVACAO_EMBUTIDA.read_bytes()).amostras
 
 
@@ -192,6 +230,12 @@ def gravar_ogg(amostras: Amostras, caminho: Path, kbps: int = 24) -> None:
             saida.mux(pacote)
 
 
+def gravar_embutida(caminho: Path = GRAVACAO_EMBUTIDA, kbps: int = 20) -> None:
+    """Make the bundled recording again from the current script and voices (after changing them):
+    `python -m jobs.debate.demo_audio`."""
+    gravar_ogg(montar_demo()[0], caminho, kbps)
+
+
 def simular_gravador(
     segmentos: Sequence[Path], destino: Path, intervalo_s: float, parar: threading.Event | None = None
 ) -> None:
@@ -204,3 +248,7 @@ def simular_gravador(
         gravar_atomico(destino / origem.name, origem.read_bytes())
         parar.wait(intervalo_s)
     gravar_atomico(destino / "FIM", b"")
+
+
+if __name__ == "__main__":
+    gravar_embutida()

@@ -21,6 +21,7 @@ the moderator's calls ("confronto direto", "direito de resposta", "consideraçõ
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -78,6 +79,9 @@ _INTERROGATIVA = re.compile(
 # recogniser often drops the interrogative word: "qual é o seu plano" heard as "Guau, seu plano").
 _PEDE_PLANO = re.compile(r"\b(?:plano|planos|proposta|propostas|projeto|projetos)\s+(?:para|sobre)\b")
 _INTERROGATIVAS = r"\b(qual|quais|como|quando|quanto|quantos|quantas|onde|quem|por que|o que)\b"
+# Addressing a candidate, then asking: "Candidata Helena Prado, como a senhora vai ...", with the
+# "?" lost and the call run into the same sentence (as Whisper writes the demo's questions).
+_VOCATIVO = re.compile(r"^(?:\w+\s+){0,4}(?:candidat[oa]|senhora?)(?:\s+\w+){0,3}$")
 # What stands for a word heard with too little certainty to be a cue (no letters: matches nothing).
 INCERTA = "_"
 # Moderator calls that open a block (used when the program does not list blocks).
@@ -129,7 +133,10 @@ def e_interrogativa(frase: str) -> bool:
     """True for a question sentence ("?", a strong interrogative opening, as transcripts may drop
     "?", or a request for a plan or proposal)."""
     base = sem_acento(frase.strip())
-    return frase.rstrip().endswith("?") or bool(_INTERROGATIVA.match(base) or _PEDE_PLANO.search(base))
+    if frase.rstrip().endswith("?") or _INTERROGATIVA.match(base) or _PEDE_PLANO.search(base):
+        return True
+    partes = [p.strip() for p in base.split(",")]
+    return any(_VOCATIVO.match(a) and _INTERROGATIVA.match(b) for a, b in itertools.pairwise(partes))
 
 
 def ouvido(fala: Fala) -> str:

@@ -68,6 +68,7 @@ from jobs.debate.transcricao import (
     detectar_fala,
     pausas_da_janela,
     planejar_corte,
+    prompt_da_pasta,
     unir_pausas,
 )
 
@@ -803,8 +804,10 @@ class Processador:
         if self._transcritor is None:
             if self._fabrica_modelo is None:
                 raise ErroProcessamento("nenhum modelo de transcrição configurado")
-            # No prompt with the participants' names: with the base model it seeds decoding loops.
-            opcoes = OpcoesWhisper(self.config.whisper_idioma, self.config.whisper_feixe)
+            # The debate's names and topic words as the prompt (transcricao.prompt_da_pasta).
+            opcoes = OpcoesWhisper(
+                self.config.whisper_idioma, self.config.whisper_feixe, prompt_da_pasta(self.debate_dir)
+            )
             usar_reserva = self._fabrica_reserva is not None and self.estado.modelo_em_uso == BASE
             fabrica = (
                 self._fabrica_reserva if usar_reserva and self._fabrica_reserva else self._fabrica_modelo

@@ -12,13 +12,17 @@ emitted again (de-duplication by time), so nothing is lost or doubled.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from jobs.debate.audio import TAXA, Amostras
 
-# A word is a duplicate when at least half of it lies before the last committed word's end.
+# A word is a duplicate when at least half of it lies before the last committed word's end, or when
+# it ends there (Whisper gives some words no length: "que é o" all at 8.506 s, heard again by the
+# next window, were committed twice).
 _SOBREPOSICAO_DUPLICADA = 0.5
 # Greedy decoding only: re-decoding loops at higher temperatures costs too much time for too little.
 TEMPERATURA = 0.0
@@ -34,6 +38,11 @@ PAUSA_MIN_MS = 300
 MARGEM_FALA_MS = 100
 # Silence at a window's end counts as a pause only when at least this long (speech may resume).
 PAUSA_FINAL_S = 0.4
+# The prompt before every window: the debate's own words, as a live captioner has them at hand (the
+# participants' names and the topics the program announces, `vocabulario` in debate.toml). Names
+# are what Whisper base gets wrong most ("Rui Amaral" heard as "Fui Macau"). Kept short: a long
+# prompt is echoed back on windows with little speech.
+PROMPT_MAX_CARACTERES = 240
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,46 @@ class OpcoesWhisper:
     idioma: str = "pt"
     feixe: int = 5
     prompt: str = ""
+
+
+def prompt_do_debate(nomes: Sequence[str], vocabulario: Sequence[str] = ()) -> str:
+    """The decoding prompt: "Debate com <names>: <topic words>." (empty without names or words).
+
+    Parenthesised notes in a name ("Clara Mendes (mediadora fictícia)") are left out; words past
+    PROMPT_MAX_CARACTERES are dropped.
+    """
+    limpos = [n for n in (re.sub(r"\s*\([^)]*\)", "", x).strip() for x in nomes) if n]
+    termos = [t.strip() for t in vocabulario if t.strip()]
+    if not limpos and not termos:
+        return ""
+    juntos = ", ".join(limpos[:-1]) + (" e " if len(limpos) > 1 else "") + (limpos[-1] if limpos else "")
+    prompt = f"Debate com {juntos}" if juntos else "Debate"
+    for i, termo in enumerate(termos):
+        seguinte = f"{prompt}{': ' if i == 0 else ', '}{termo}"
+        if len(seguinte) + 1 > PROMPT_MAX_CARACTERES:
+            break
+        prompt = seguinte
+    return prompt + "."
+
+
+def prompt_da_pasta(debate_dir: Path) -> str:
+    """The prompt of a debate folder, from its `debate.toml` (names and `vocabulario`); empty when
+    the file is missing or invalid (the job then transcribes without one, as before)."""
+    import tomllib
+
+    try:
+        dados = tomllib.loads((debate_dir / "debate.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return ""
+    participantes = dados.get("participantes")
+    nomes = [
+        str(p["nome"])
+        for p in (participantes if isinstance(participantes, list) else [])
+        if isinstance(p, dict) and isinstance(p.get("nome"), str)
+    ]
+    vocabulario = dados.get("vocabulario")
+    termos = [t for t in (vocabulario if isinstance(vocabulario, list) else []) if isinstance(t, str)]
+    return prompt_do_debate(nomes, termos)
 
 
 class Transcritor:
@@ -172,7 +221,7 @@ def cortar_janela(
     for w in sorted(palavras, key=lambda x: (x.inicio_s, x.fim_s)):
         duracao = max(w.fim_s - w.inicio_s, 1e-3)
         antes = max(0.0, min(w.fim_s, ultimo_fim_s) - w.inicio_s)
-        if antes / duracao >= _SOBREPOSICAO_DUPLICADA:
+        if w.fim_s <= ultimo_fim_s or antes / duracao >= _SOBREPOSICAO_DUPLICADA:
             continue
         novas.append(w)
     if final:

@@ -127,8 +127,14 @@ class DemoTranscrita:
     trechos: tuple[TrechoFalado, ...]
 
 
-# What makes the cached transcript stale besides the audio and the model: the code that writes it.
-_CODIGO_TRANSCRICAO = ("jobs/debate/processar.py", "jobs/debate/transcricao.py", "jobs/debate/confianca.py")
+# What makes the cached transcript stale besides the audio and the model: the code that writes it
+# (demo_audio.py holds the rundown, whose names and words are the decoding prompt).
+_CODIGO_TRANSCRICAO = (
+    "jobs/debate/processar.py",
+    "jobs/debate/transcricao.py",
+    "jobs/debate/confianca.py",
+    "jobs/debate/demo_audio.py",
+)
 
 
 @pytest.fixture(scope="session")
@@ -145,9 +151,9 @@ def demo_transcrita(modelo: Callable[[], Any], config_audio: ConfigAudio) -> Dem
     import tempfile
 
     from benchmarks.confianca_bench import transcrever_demo
-    from jobs.debate.demo_audio import FALAS_DEMO
+    from jobs.debate.demo_audio import montar_demo
 
-    amostras, trechos = montar(FALAS_DEMO)
+    amostras, trechos = montar_demo()
     modelo_dir = resolver_modelo(config_audio.whisper_modelo, Path(config_audio.whisper_cache))
     chave = hashlib.sha256(para_wav(amostras))
     manifesto = Path(modelo_dir) / "montagem.json"

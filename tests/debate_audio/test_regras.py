@@ -130,6 +130,14 @@ def test_words_held_back_near_the_end_and_duplicates_dropped() -> None:
     assert [x.p for x in final.confirmadas] == ["novo", "cortad"]
 
 
+def test_words_without_length_at_the_committed_end_are_duplicates() -> None:
+    # Whisper put "que é o" at one instant, the end of what was committed; the next window hears
+    # them again at the same instant (seen after a restart on the demo rundown's prompt).
+    palavras = [w("que", 8.506, 8.506), w("é", 8.506, 8.506), w("novo", 8.6, 9.0)]
+    final = cortar_janela(palavras, 10.0, 8.506, 1.0, final=True)
+    assert [x.p for x in final.confirmadas] == ["novo"]
+
+
 def test_decoding_loops_are_removed() -> None:
     palavras = [w("Candidato", 0, 0.5)] + [w("-tá", 0.5 + i / 10, 0.6 + i / 10) for i in range(30)]
     assert [x.p for x in sem_repeticoes(palavras)] == ["Candidato", "-tá"]
