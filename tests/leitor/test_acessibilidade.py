@@ -37,7 +37,7 @@ def test_every_page_type_is_axe_clean(
     encontradas: dict[str, list[axe.Violacao]] = {}
     with navegador.aba("about:blank", largura, altura, mobile=largura < 700) as aba:
         for nome, caminho in paginas(site_completo).items():
-            axe.ir(aba, endereco + caminho)
+            aba.ir(endereco + caminho)
             aba.avaliar(ABRIR)
             if violacoes := axe.violacoes(aba):
                 encontradas[nome] = violacoes

@@ -9,7 +9,6 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from site_builder.svg_chart import ESTREITO, LARGO, Ponto, Serie, chart_svg
-from tests.support import axe
 from tests.support.navegador import CHROMIUM, Navegador
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -50,7 +49,7 @@ def test_chart_text_is_legible_and_inside_the_screen(endereco: str) -> None:
         for (largura, altura), esperado in TELAS.items():
             with browser.aba("about:blank", largura, altura, mobile=largura < 700) as aba:
                 for caminho in CORRIDAS:
-                    axe.ir(aba, endereco + caminho)
+                    aba.ir(endereco + caminho)
                     graficos = aba.avaliar(MEDIDA)
                     onde = f"{caminho} a {largura}×{altura}"
                     if [g["leiaute"] for g in graficos] != [esperado]:

@@ -42,13 +42,13 @@ TIPOS = (
 @pytest.mark.parametrize("largura", LARGURAS)
 def test_no_page_scrolls_sideways(site_completo: Path, endereco: str, largura: int, tmp_path: Path) -> None:
     problemas = {}
-    with Navegador() as browser:
+    with Navegador() as browser, browser.aba("about:blank", largura, 800, mobile=largura < 700) as aba:
         enderecos = paginas(site_completo)
-        for nome in TIPOS:
+        for nome in TIPOS:  # one tab per width, every page loaded in it in turn
             caminho = enderecos[nome]
-            with browser.aba(endereco + caminho, largura, 800, mobile=largura < 700) as aba:
-                medida = aba.avaliar(MEDIDA)
-                assert aba.erros() == [], f"{caminho}: {aba.erros()}"
+            aba.ir(endereco + caminho)
+            medida = aba.avaliar(MEDIDA)
+            assert aba.erros() == [], f"{caminho}: {aba.erros()}"
             if medida["pagina"] > medida["largura"]:
                 problemas[nome] = medida
             if largura >= 1280 and caminho == DEBATE:

@@ -79,13 +79,6 @@ def _avaliar_promessa(aba: Aba, expressao: str) -> Any:
     return answer["result"].get("value")
 
 
-def ir(aba: Aba, url: str) -> None:
-    """Load `url` in the tab already open (it keeps its viewport): one tab for many pages."""
-    aba.navegador._events.clear()
-    aba.navegador.send("Page.navigate", {"url": url}, aba.session)
-    aba.navegador._wait_event("Page.loadEventFired")
-
-
 def violacoes(aba: Aba, regras: Sequence[str] = ()) -> list[Violacao]:
     """Every axe violation of the page open in `aba` (axe injected once per page); with `regras`,
     only those rules run."""

@@ -226,6 +226,13 @@ class Aba:
             raise RuntimeError(f"{expressao}: {answer['exceptionDetails'].get('text')}")
         return answer["result"].get("value")
 
+    def ir(self, url: str) -> None:
+        """Load `url` in this tab (it keeps its viewport and context): one tab for many pages.
+        `erros()` then reports this page's errors only."""
+        self.navegador._events.clear()
+        self.navegador.send("Page.navigate", {"url": url}, self.session)
+        self.navegador._wait_event("Page.loadEventFired")
+
     def esperar(self, expressao: str, limite_s: float = 60.0) -> Any:
         """Evaluate `expressao` until it is truthy (a generous limit: the machine may be loaded)."""
         deadline = time.monotonic() + limite_s
