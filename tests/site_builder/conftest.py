@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from site_builder import build, markdown_cache
+
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
 FIXTURE_DATA = REPO / "tests" / "fixtures" / "site_minimo" / "data"  # archived copies of posts
@@ -26,6 +28,25 @@ def make_project(root: Path) -> Path:
     shutil.copytree(FIXTURE_DATA, root / "data")
     shutil.copytree(REPO / "templates", root / "templates")
     return root
+
+
+def clear_build_caches(site: Path) -> None:
+    """`site` without its cross-build caches, and the cached version keys recomputed on next use
+    (the cache tests change their inputs, e.g. the Markdown version)."""
+    shutil.rmtree(site / ".cache", ignore_errors=True)
+    markdown_cache.cache_version.cache_clear()
+    build._renderer_version.cache_clear()
+
+
+def cold_output(site: Path, out: Path, *, drop_pages: bool) -> dict[str, bytes]:
+    """A build into an empty output folder with no build state: only the cross-build caches stay
+    (`drop_pages`: without the rendered pages either, so the caches below them are what is read)."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.rmtree(build.state_path(site, out), ignore_errors=True)
+    if drop_pages:
+        shutil.rmtree(build.state_path(site, out).parent / build.PAGE_CACHE, ignore_errors=True)
+    build.build_site(site, out, strict=True)
+    return snapshot(out)
 
 
 @pytest.fixture

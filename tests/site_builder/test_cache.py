@@ -12,9 +12,9 @@ import markdown
 import pytest
 
 from site_builder import markdown_cache, markdown_render
-from site_builder.build import PAGE_CACHE, build_site, state_path
+from site_builder.build import state_path
 from site_builder.conteudo.frontmatter import read_body
-from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
+from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
 from tests.site_builder.test_enderecos import TRICKY, _checks
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
@@ -25,31 +25,16 @@ FORGED = "<p>corpo forjado no cache</p>"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One fixture project for the module (its builds only ever wipe outputs and caches)."""
-    root = tmp_path_factory.mktemp("cache") / "projeto"
-    shutil.copytree(FIXTURE_CONTENT, root / "content")
-    shutil.copytree(FIXTURE_DATA, root / "data")
-    shutil.copytree(REPO / "templates", root / "templates")
-    return root
+    return make_project(tmp_path_factory.mktemp("cache") / "projeto")
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache(site: Path) -> Iterator[None]:
     """Each test starts without a cache; `cache_version` is computed once per process, and tests
     that change its inputs recompute it."""
-    shutil.rmtree(site / ".cache", ignore_errors=True)
-    markdown_cache.cache_version.cache_clear()
+    clear_build_caches(site)
     yield
-    markdown_cache.cache_version.cache_clear()
-
-
-def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
-    """A build into an empty output folder with no build state: only the conversion cache stays."""
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(state_path(site, out), ignore_errors=True)
-    # Without the rendered pages: they would come back whole, and this cache is what is tested.
-    shutil.rmtree(state_path(site, out).parent / PAGE_CACHE, ignore_errors=True)
-    build_site(site, out, strict=True)
-    return snapshot(out)
+    clear_build_caches(site)
 
 
 def _conversions(site: Path, out: Path) -> markdown_cache.MarkdownCache:
@@ -67,8 +52,8 @@ def _forge(site: Path, out: Path) -> None:
 
 def test_cached_pages_are_the_pages_of_a_build_without_cache(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    filled = _cold_output(site, out)  # every body converted and stored
-    from_cache = _cold_output(site, out)  # every body read back from the cache
+    filled = cold_output(site, out, drop_pages=True)  # every body converted and stored
+    from_cache = cold_output(site, out, drop_pages=True)  # every body read back from the cache
     golden = snapshot(GOLDEN)
     assert sorted(filled) == sorted(golden) == sorted(from_cache)
     for rel, data in golden.items():
@@ -80,27 +65,27 @@ def test_cached_pages_are_the_pages_of_a_build_without_cache(site: Path, tmp_pat
 
 def test_the_build_uses_the_cache_after_the_output_is_wiped(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
-    assert FORGED.encode() in b"".join(_cold_output(site, out).values())
+    assert FORGED.encode() in b"".join(cold_output(site, out, drop_pages=True).values())
 
 
 def test_a_new_converter_version_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
     monkeypatch.setattr(markdown, "__version__", markdown.__version__ + ".outra")
     markdown_cache.cache_version.cache_clear()
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
 def test_a_change_of_the_rules_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
     package = tmp_path / "site_builder"  # the rules' sources, one of them edited
     for name in markdown_cache.RULE_SOURCES:
@@ -110,13 +95,13 @@ def test_a_change_of_the_rules_invalidates_every_entry(
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# uma regra nova\n", encoding="utf-8")
     monkeypatch.setattr(markdown_cache, "PACKAGE", package)
     markdown_cache.cache_version.cache_clear()
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "not json", "empty"])
 def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     cache = _conversions(site, out)
     key = cache.key(read_body(site / CHECK))
     entry = Path(cache.folder, key[:2], key[2:])
@@ -129,7 +114,7 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, da
     }[damage]
     entry.write_bytes(damaged)
     assert cache.get(key) is None
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
     assert entry.read_bytes() == data
 
 
@@ -190,10 +175,10 @@ def test_a_cold_build_parses_each_body_once_and_a_warm_cache_none(
     }
     parses = _count_parses(monkeypatch)
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     assert parses[0] == len(bodies)  # the link rules' reading and the page share one parse
     parses[0] = 0
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     assert parses[0] == 0
 
 
@@ -206,7 +191,7 @@ def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
     from site_builder import share_image
 
     out = tmp_path / "public"
-    first = _cold_output(site, out)
+    first = cold_output(site, out, drop_pages=True)
     images = [rel for rel in first if rel.endswith(share_image.FILE_NAME)]
     assert any(rel.startswith("checagens/") for rel in images), "the fixture site has no check card"
     drawn: list[str] = []
@@ -217,11 +202,11 @@ def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
         return real(cartao, compressao)
 
     monkeypatch.setattr(share_image, "render_checagem_png", counting)
-    assert _cold_output(site, out) == first
+    assert cold_output(site, out, drop_pages=True) == first
     assert drawn == []
     store = markdown_cache.EntryStore(state_path(site, out).parent / build_module.IMAGE_CACHE)
     for shard in store.folder.iterdir():
         for entry in shard.iterdir():
             entry.write_bytes(entry.read_bytes()[:-7])  # every image entry damaged
-    assert _cold_output(site, out) == first
+    assert cold_output(site, out, drop_pages=True) == first
     assert drawn, "a damaged image entry was used instead of drawing the image again"

@@ -16,9 +16,9 @@ import pytest
 
 from site_builder import build as build_module
 from site_builder import collect, markdown_cache
-from site_builder.build import PAGE_CACHE, build_site, state_path
+from site_builder.build import build_site, state_path
 from site_builder.conteudo import regras
-from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
+from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
 CHECK = "content/checagens/um.md"
@@ -28,29 +28,14 @@ FORGED = "Afirmação forjada no cache de checagens"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One fixture project for the module (its builds only ever wipe outputs and caches)."""
-    root = tmp_path_factory.mktemp("cache-checagens") / "projeto"
-    shutil.copytree(FIXTURE_CONTENT, root / "content")
-    shutil.copytree(FIXTURE_DATA, root / "data")
-    shutil.copytree(REPO / "templates", root / "templates")
-    return root
+    return make_project(tmp_path_factory.mktemp("cache-checagens") / "projeto")
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache(site: Path) -> Iterator[None]:
-    shutil.rmtree(site / ".cache", ignore_errors=True)
-    markdown_cache.cache_version.cache_clear()
+    clear_build_caches(site)
     yield
-    markdown_cache.cache_version.cache_clear()
-
-
-def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
-    """A build into an empty output folder with no build state: only the cross-build caches stay."""
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(state_path(site, out), ignore_errors=True)
-    # Without the rendered pages: they would come back whole, and this cache is what is tested.
-    shutil.rmtree(state_path(site, out).parent / PAGE_CACHE, ignore_errors=True)
-    build_site(site, out, strict=True)
-    return snapshot(out)
+    clear_build_caches(site)
 
 
 def _store(site: Path, out: Path) -> markdown_cache.EntryStore:
@@ -103,10 +88,10 @@ def test_pages_from_the_checks_cache_are_the_pages_of_a_build_without_cache(
 ) -> None:
     out = tmp_path / "public"
     read = _count_readings(monkeypatch)
-    filled = _cold_output(site, out)
+    filled = cold_output(site, out, drop_pages=True)
     assert CHECK in read
     read.clear()
-    from_cache = _cold_output(site, out)
+    from_cache = cold_output(site, out, drop_pages=True)
     assert CHECK not in read, "the check was judged again although its cache entry holds"
     golden = snapshot(GOLDEN)
     assert sorted(filled) == sorted(golden) == sorted(from_cache)
@@ -118,42 +103,42 @@ def test_pages_from_the_checks_cache_are_the_pages_of_a_build_without_cache(
 
 def test_the_build_uses_the_checks_cache_after_the_output_is_wiped(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
-    assert FORGED.encode() in b"".join(_cold_output(site, out).values())
+    assert FORGED.encode() in b"".join(cold_output(site, out, drop_pages=True).values())
 
 
 def test_a_change_of_the_builder_code_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
     real = build_module._code_hash
     monkeypatch.setattr(build_module, "_code_hash", lambda root: real(root) + "-regras-novas")
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
 def test_a_new_converter_version_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
     monkeypatch.setattr(markdown, "__version__", markdown.__version__ + ".outra")
     markdown_cache.cache_version.cache_clear()
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
 def test_another_registry_of_editors_invalidates_every_entry(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     _forge(site, out)
     registry = site / "content" / "editores.toml"
     before = registry.read_bytes()
     try:
         registry.write_bytes(before + b"\n# uma linha nova\n")
-        assert FORGED.encode() not in b"".join(_cold_output(site, out).values())
+        assert FORGED.encode() not in b"".join(cold_output(site, out, drop_pages=True).values())
     finally:
         registry.write_bytes(before)
 
@@ -161,7 +146,7 @@ def test_another_registry_of_editors_invalidates_every_entry(site: Path, tmp_pat
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "not a pickle", "other shape", "empty"])
 def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
-    _cold_output(site, out)
+    cold_output(site, out, drop_pages=True)
     path = _entry_of(site, out)
     data = path.read_bytes()
     store = _store(site, out)
@@ -178,7 +163,7 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, da
         }[damage]
         path.write_bytes(damaged)
     assert collect._cached_check(store, key) is None
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
     assert path.read_bytes() == data
 
 

@@ -15,7 +15,7 @@ import pytest
 from site_builder import build as build_module
 from site_builder import markdown_cache
 from site_builder.build import PAGE_CACHE, build_site, state_path
-from tests.site_builder.conftest import FIXTURE_CONTENT, FIXTURE_DATA, REPO, snapshot
+from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
 PAGE = "checagens/afirmacao-um/index.html"
@@ -25,29 +25,14 @@ FORGED = b"<p>pagina forjada no cache</p>"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One fixture project for the module (its builds only ever wipe outputs and caches)."""
-    root = tmp_path_factory.mktemp("cache-paginas") / "projeto"
-    shutil.copytree(FIXTURE_CONTENT, root / "content")
-    shutil.copytree(FIXTURE_DATA, root / "data")
-    shutil.copytree(REPO / "templates", root / "templates")
-    return root
+    return make_project(tmp_path_factory.mktemp("cache-paginas") / "projeto")
 
 
 @pytest.fixture(autouse=True)
 def fresh_cache(site: Path) -> Iterator[None]:
-    shutil.rmtree(site / ".cache", ignore_errors=True)
-    markdown_cache.cache_version.cache_clear()
-    build_module._renderer_version.cache_clear()
+    clear_build_caches(site)
     yield
-    markdown_cache.cache_version.cache_clear()
-    build_module._renderer_version.cache_clear()
-
-
-def _cold_output(site: Path, out: Path) -> dict[str, bytes]:
-    """A build into an empty output folder with no build state: only the cross-build caches stay."""
-    shutil.rmtree(out, ignore_errors=True)
-    shutil.rmtree(state_path(site, out), ignore_errors=True)
-    build_site(site, out, strict=True)
-    return snapshot(out)
+    clear_build_caches(site)
 
 
 def _store(site: Path, out: Path) -> markdown_cache.EntryStore:
@@ -89,10 +74,10 @@ def test_pages_from_the_cache_are_the_pages_of_a_build_without_cache(
 ) -> None:
     out = tmp_path / "public"
     rendered = _count_renders(monkeypatch)
-    filled = _cold_output(site, out)
+    filled = cold_output(site, out, drop_pages=False)
     assert "checagem.html" in rendered
     rendered.clear()
-    from_cache = _cold_output(site, out)
+    from_cache = cold_output(site, out, drop_pages=False)
     assert rendered == [], "pages were rendered again although the cache holds them"
     golden = snapshot(GOLDEN)
     assert sorted(filled) == sorted(golden) == sorted(from_cache)
@@ -104,43 +89,43 @@ def test_pages_from_the_cache_are_the_pages_of_a_build_without_cache(
 
 def test_the_build_uses_the_page_cache_after_the_output_is_wiped(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    golden = _cold_output(site, out)
+    golden = cold_output(site, out, drop_pages=False)
     _forge(site, out, golden)
-    assert _cold_output(site, out)[PAGE] == FORGED
+    assert cold_output(site, out, drop_pages=False)[PAGE] == FORGED
 
 
 def test_a_change_of_the_builder_code_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    golden = _cold_output(site, out)
+    golden = cold_output(site, out, drop_pages=False)
     _forge(site, out, golden)
     real = build_module._code_hash
     monkeypatch.setattr(build_module, "_code_hash", lambda root: real(root) + "-outro-codigo")
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
 
 
 def test_a_new_converter_version_invalidates_every_entry(
     site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "public"
-    golden = _cold_output(site, out)
+    golden = cold_output(site, out, drop_pages=False)
     _forge(site, out, golden)
     monkeypatch.setattr(markdown, "__version__", markdown.__version__ + ".outra")
     markdown_cache.cache_version.cache_clear()
     build_module._renderer_version.cache_clear()
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
 
 
 def test_another_template_invalidates_the_pages_that_use_it(site: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    golden = _cold_output(site, out)
+    golden = cold_output(site, out, drop_pages=False)
     _forge(site, out, golden)
     template = site / "templates" / "checagem.html"
     before = template.read_bytes()
     try:
         template.write_bytes(before + b"{# outra versao #}")
-        assert _cold_output(site, out)[PAGE] == golden[PAGE]
+        assert cold_output(site, out, drop_pages=False)[PAGE] == golden[PAGE]
     finally:
         template.write_bytes(before)
 
@@ -148,7 +133,7 @@ def test_another_template_invalidates_the_pages_that_use_it(site: Path, tmp_path
 @pytest.mark.parametrize("damage", ["truncated", "flipped", "empty"])
 def test_a_corrupt_entry_is_rendered_again_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
-    golden = _cold_output(site, out)
+    golden = cold_output(site, out, drop_pages=False)
     path = _entry_of(site, out, golden[PAGE])
     data = path.read_bytes()
     damaged = {
@@ -157,7 +142,7 @@ def test_a_corrupt_entry_is_rendered_again_and_rewritten(site: Path, tmp_path: P
         "empty": b"",
     }[damage]
     path.write_bytes(damaged)
-    assert _cold_output(site, out) == snapshot(GOLDEN)
+    assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
     assert path.read_bytes() == data
 
 
