@@ -446,6 +446,17 @@ def log_to_file(path: Path) -> None:
     logging.getLogger().addHandler(handler)
 
 
+def _write_past_buffers(text: str) -> None:
+    """Write to the terminal from a signal handler: straight to stderr's descriptor, as the main
+    thread may be inside a write to sys.stderr's buffer (a print there would re-enter it)."""
+    try:
+        fd = sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):  # a stream with no descriptor (captured)
+        print(text, end="", file=sys.stderr, flush=True)
+        return
+    os.write(fd, text.encode())
+
+
 @dataclass
 class StopOnSignal:
     """Ctrl+C / SIGTERM handler: the first asks everything to stop and arms a watchdog that ends the
@@ -464,12 +475,16 @@ class StopOnSignal:
 
     def __call__(self, signum: int, frame: object) -> None:
         del frame
+        import scheduler
+
         if self.asked.is_set():
-            print("\nsegundo Ctrl+C: encerrando agora.", file=sys.stderr, flush=True)
+            _write_past_buffers("\nsegundo Ctrl+C: encerrando agora.\n")
             self.force_exit(INTERRUPTED_STATUS)
             return
         self.asked.set()
-        log.info("sinal %s recebido: encerrando (Ctrl+C de novo para sair já)", signal.Signals(signum).name)
+        scheduler.log_from_signal_handler(
+            log, "sinal %s recebido: encerrando (Ctrl+C de novo para sair já)", signal.Signals(signum).name
+        )
         watchdog = threading.Timer(self.grace_s, self._too_slow)
         watchdog.daemon = True
         watchdog.start()

@@ -771,12 +771,23 @@ def config_from_args(args: argparse.Namespace) -> tuple[Path, Path, SchedulerCon
     return root, config_path, dataclasses.replace(cfg, **changes)
 
 
+def log_from_signal_handler(logger: logging.Logger, message: str, *args: object) -> None:
+    """Log an INFO record from a signal handler without re-entering a logging stream.
+
+    Python runs a handler in the main thread between two bytecodes, possibly in the middle of a
+    handler's write or flush to a buffered file: logging there re-enters that stream ("reentrant
+    call inside <_io.BufferedWriter>", a traceback on the operator's terminal and a lost line). A
+    short thread logs instead; it waits on the handler's lock until the main thread lets go.
+    """
+    threading.Thread(target=logger.info, args=(message, *args), name="sinal-log", daemon=True).start()
+
+
 def install_signal_handlers(runner: Runner) -> None:
     """SIGTERM and SIGINT ask the runner to stop: the job in flight finishes, nothing new starts."""
 
     def on_signal(signum: int, frame: object) -> None:
         del frame
-        log.info("sinal %s recebido", signal.Signals(signum).name)
+        log_from_signal_handler(log, "sinal %s recebido", signal.Signals(signum).name)
         runner.stop(SIGNAL_REASON)
 
     signal.signal(signal.SIGTERM, on_signal)

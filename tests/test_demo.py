@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import email.utils
 import json
+import logging
 import os
 import re
 import signal
@@ -39,6 +40,7 @@ from site_builder.conteudo.frontmatter import parse_front_matter
 from site_builder.conteudo.regras import PASTA_COPIAS
 from site_builder.lock import project_lock
 from tests.support.navegador import CHROMIUM, Navegador, salvar
+from tests.support.sinais import arquivo_interrompido
 
 REPO = Path(__file__).resolve().parent.parent
 STEPS = 4
@@ -312,6 +314,24 @@ def test_a_rerun_keeps_the_previous_runs_folder(tmp_path: Path) -> None:
     Demo(REPO, first.options).prepare()  # the folder kept is the run just before, and only that one
     assert (tmp_path / "demo.anterior" / "marca-2").is_file()
     assert not (tmp_path / "demo.anterior" / "marca-1").exists()
+
+
+def test_a_signal_arriving_inside_a_log_flush_is_logged_without_a_logging_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """CI saw Ctrl+C land while the demo's log file was being flushed: the handler's own log line
+    re-entered the buffered file ("--- Logging error ---", a traceback on the terminal)."""
+    stops: list[str] = []
+    handler = StopOnSignal(lambda: stops.append("parar"), grace_s=600, force_exit=lambda status: None)
+    with arquivo_interrompido("eleicoes.demo", lambda: handler(signal.SIGINT, None)) as arquivo:
+        logging.getLogger("eleicoes.demo").info("linha que estava sendo gravada")
+        for thread in threading.enumerate():  # the line is written once the main thread lets go
+            if thread.name == "sinal-log":
+                thread.join(60)
+    assert stops == ["parar"]
+    assert "linha que estava sendo gravada" in arquivo.texto()
+    assert "sinal SIGINT recebido: encerrando (Ctrl+C de novo para sair já)" in arquivo.texto()
+    assert "Logging error" not in capsys.readouterr().err
 
 
 def test_first_signal_stops_and_arms_a_watchdog_second_exits_at_once(

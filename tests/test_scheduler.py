@@ -25,6 +25,7 @@ import scheduler
 from jobs.configuracao import ConfigSectionError
 from scheduler import Job, Outcome, Runner, SchedulerConfig, SiteJob
 from site_builder.lock import LockBusyError, project_lock
+from tests.support.sinais import arquivo_interrompido
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
@@ -440,6 +441,25 @@ scheduler.install_signal_handlers(runner)
 runner.start()
 print("razao:", runner.wait(), flush=True)
 """
+
+
+def test_a_signal_arriving_inside_a_log_flush_stops_without_a_logging_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    runner = Runner([], None, tmp_path / "saude.json")
+    previous = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        scheduler.install_signal_handlers(runner)
+        on_signal = signal.getsignal(signal.SIGTERM)
+        assert callable(on_signal)
+        with arquivo_interrompido("eleicoes.agendador", lambda: on_signal(signal.SIGTERM, None)) as arquivo:
+            logging.getLogger("eleicoes.agendador").info("linha que estava sendo gravada")
+            until(lambda: "sinal SIGTERM recebido" in arquivo.texto())
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    assert runner.stopping.is_set()
+    assert "Logging error" not in capsys.readouterr().err
 
 
 def test_sigterm_lets_the_job_in_flight_finish_then_stops(tmp_path: Path) -> None:
