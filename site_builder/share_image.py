@@ -3,19 +3,24 @@ page, with its headline numbers, drawn at build time with Pillow and a typeface 
 
 The same card always gives the same bytes (no time stamp, no metadata), so an unchanged image is not
 uploaded again; new numbers give a new image.
+
+Cards are drawn on a palette canvas (`_Tela`) and saved as an indexed-colour PNG: one byte per
+pixel and no row filter to choose make the encoding several times cheaper than a full-colour PNG,
+which was most of a card's cost (benchmarks/cartao_checagem_bench.py, docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageColor, ImageDraw, ImageFont
 
 from site_builder.artifact import Artifact, raw
 from site_builder.reader import fingerprint
@@ -26,7 +31,13 @@ FONT_PACKAGE = "font_source_sans_pro"
 FONTS = {"regular": "SourceSansPro-Regular.ttf", "negrito": "SourceSansPro-Bold.ttf"}
 # Colours of the site's stylesheet (templates/static/estilo.css): --topo, --texto, --suave, --aviso-fundo.
 TOPO, TEXTO, SUAVE, AVISO, FUNDO, CLARO = "#102a43", "#1a1a1a", "#555555", "#fff4ce", "#ffffff", "#ffffff"
+FILETE = "#c8ccd2"  # the rule above the footer
 MARGEM = 60
+# Anti-aliasing levels of a text colour over a background (`_Tela`): the 256 levels of the glyphs'
+# coverage rounded to these keep each pixel within 3/255 of a full-colour drawing, and a check
+# card's five such pairs (48 + 1 colours each, two sharing the white) and its solid rule and seal
+# still fit the 256 colours of a PNG palette.
+NIVEIS = 48
 
 
 @dataclass(frozen=True)
@@ -75,76 +86,144 @@ def _fit(
     return _font(peso, tamanho)
 
 
+Cor = tuple[int, int, int]
+
+
+def _div255(valor: int) -> int:
+    """`valor` / 255, rounded as Pillow does when it blends text into an image."""
+    valor += 128
+    return (valor + (valor >> 8)) >> 8
+
+
+@cache
+def _niveis(sobre: str, tinta: str) -> tuple[Cor, ...]:
+    """`tinta` over `sobre` at each of the `NIVEIS` + 1 coverage levels, from none to full."""
+    fundo, cor = ImageColor.getrgb(sobre)[:3], ImageColor.getrgb(tinta)[:3]
+    niveis = []
+    for nivel in range(NIVEIS + 1):
+        alfa = round(nivel * 255 / NIVEIS)
+        r, g, b = (_div255(f * (255 - alfa) + t * alfa) for f, t in zip(fundo, cor, strict=True))
+        niveis.append((r, g, b))
+    return tuple(niveis)
+
+
+class _Tela:
+    """A 1200×630 canvas of palette indices (an "L" image until saved) and the colours they stand for.
+
+    Each background colour comes with the ramps of the text colours drawn over it, contiguous in
+    the palette: [ink₁ full, …, ink₁ faint, background, ink₂ faint, …, ink₂ full], `NIVEIS` steps
+    each. Pillow then draws a text with its ink's index as it would draw grey on grey, blending the
+    index of the background with the index of the ink by the glyphs' coverage, which lands on
+    the colour of that coverage rounded to a step: anti-aliased text on a one-byte-per-pixel image
+    at the cost of drawing it in grey."""
+
+    def __init__(self, fundo: str, *tintas: str) -> None:
+        self.cores: list[Cor] = []
+        self.fundos: dict[tuple[str, tuple[str, ...]], int] = {}
+        self.tintas: dict[tuple[int, str], int] = {}  # (background's index, ink): the ink's full index
+        self.papel = self.fundo(fundo, *tintas)  # what the canvas is filled with
+        self.imagem = Image.new("L", (LARGURA, ALTURA), self.papel)
+        self.draw = ImageDraw.Draw(self.imagem)
+
+    def copia(self) -> _Tela:
+        """A canvas to draw on showing what this one shows, this one left as it is."""
+        outra = copy.copy(self)
+        outra.cores, outra.fundos, outra.tintas = list(self.cores), dict(self.fundos), dict(self.tintas)
+        outra.imagem = self.imagem.copy()
+        outra.draw = ImageDraw.Draw(outra.imagem)
+        return outra
+
+    def fundo(self, cor: str, *tintas: str) -> int:
+        """The palette index to fill a shape of colour `cor` with, over which texts of up to two
+        colours `tintas` can be drawn (`texto`)."""
+        if len(tintas) > 2:
+            raise ValueError("um fundo do cartão leva texto de no máximo duas cores")
+        if (cor, tintas) not in self.fundos:
+            descendo = _niveis(cor, tintas[0])[::-1] if tintas else ()
+            subindo = _niveis(cor, tintas[1])[1:] if len(tintas) > 1 else ()
+            inicio = len(self.cores)
+            self.cores += [*descendo, *subindo] if tintas else [ImageColor.getrgb(cor)[:3]]
+            if len(self.cores) > 256:
+                raise ValueError("cartão com mais de 256 cores: não cabe numa paleta PNG")
+            indice = inicio + (NIVEIS if tintas else 0)
+            self.fundos[cor, tintas] = indice
+            for tinta, sentido in zip(tintas, (-1, 1), strict=False):
+                self.tintas[indice, tinta] = indice + sentido * NIVEIS
+        return self.fundos[cor, tintas]
+
+    def texto(
+        self,
+        xy: tuple[int, int],
+        texto: str,
+        tinta: str,
+        fonte: ImageFont.FreeTypeFont,
+        anchor: str,
+        sobre: int,
+    ) -> None:
+        """`texto` in `tinta` at `xy` (Pillow's `anchor`), over pixels all of index `sobre` (`fundo`)."""
+        self.draw.text(xy, texto, fill=self.tintas[sobre, tinta], font=fonte, anchor=anchor)
+
+    def png(self, **opcoes: int | bool) -> bytes:
+        """The canvas as an indexed-colour PNG (`opcoes`: Pillow's PNG options), no metadata: the
+        same drawing, the same bytes. Turns the canvas into that palette image: draw no more on it."""
+        self.imagem.putpalette(b"".join(bytes(cor) for cor in self.cores))
+        out = io.BytesIO()
+        self.imagem.save(out, format="PNG", **opcoes)
+        return out.getvalue()
+
+
+@lru_cache(maxsize=8)
+def _moldura(marca: str, aviso: str | None) -> _Tela:
+    """What every card of a site shows around its content, drawn once and copied for each card:
+    the top band with the site's name, the demonstration band (`aviso`, if any) and the footer's rule."""
+    tela = _Tela(FUNDO, TEXTO, SUAVE)
+    topo = tela.fundo(TOPO, CLARO)
+    tela.draw.rectangle((0, 0, LARGURA, 84), fill=topo)
+    fonte = _fit(tela.draw, marca, "negrito", 36, LARGURA - 2 * MARGEM)
+    tela.texto((MARGEM, 42), marca, CLARO, fonte, "lm", sobre=topo)
+    if aviso is not None:
+        faixa = tela.fundo(AVISO, TEXTO)
+        tela.draw.rectangle((0, 84, LARGURA, 132), fill=faixa)
+        tela.texto((MARGEM, 108), aviso, TEXTO, _font("negrito", 28), "lm", sobre=faixa)
+    linha = ALTURA - 62
+    tela.draw.line((MARGEM, linha, LARGURA - MARGEM, linha), fill=tela.fundo(FILETE), width=2)
+    return tela
+
+
+def _rodape(tela: _Tela, rodape: str) -> None:
+    fonte = _fit(tela.draw, rodape, "regular", 26, LARGURA - 2 * MARGEM)
+    tela.texto((MARGEM, ALTURA - 32), rodape, SUAVE, fonte, "lm", sobre=tela.papel)
+
+
 def render_png(cartao: Cartao) -> bytes:
     """The card as a 1200×630 PNG."""
-    image = Image.new("RGB", (LARGURA, ALTURA), FUNDO)
-    draw = ImageDraw.Draw(image)
+    aviso = "Demonstração: dados simulados, candidatos fictícios" if cartao.demonstracao else None
+    tela = _moldura(cartao.marca, aviso).copia()
+    draw = tela.draw
     util = LARGURA - 2 * MARGEM
-    draw.rectangle((0, 0, LARGURA, 84), fill=TOPO)
-    draw.text(
-        (MARGEM, 42),
-        cartao.marca,
-        fill=CLARO,
-        font=_fit(draw, cartao.marca, "negrito", 36, util),
-        anchor="lm",
-    )
-    y = 110
-    if cartao.demonstracao:
-        draw.rectangle((0, 84, LARGURA, 132), fill=AVISO)
-        aviso = "Demonstração: dados simulados, candidatos fictícios"
-        draw.text((MARGEM, 108), aviso, fill=TEXTO, font=_font("negrito", 28), anchor="lm")
-        y = 150
-    draw.text(
-        (MARGEM, y),
-        cartao.titulo,
-        fill=TEXTO,
-        font=_fit(draw, cartao.titulo, "negrito", 52, util),
-        anchor="lt",
-    )
+    y = 150 if cartao.demonstracao else 110
+    titulo = _fit(draw, cartao.titulo, "negrito", 52, util)
+    tela.texto((MARGEM, y), cartao.titulo, TEXTO, titulo, "lt", sobre=tela.papel)
     y += 70
-    draw.text(
-        (MARGEM, y),
-        cartao.destaque,
-        fill=TEXTO,
-        font=_fit(draw, cartao.destaque, "regular", 36, util),
-        anchor="lt",
-    )
+    destaque = _fit(draw, cartao.destaque, "regular", 36, util)
+    tela.texto((MARGEM, y), cartao.destaque, TEXTO, destaque, "lt", sobre=tela.papel)
     y += 62
     espaco = (ALTURA - 70 - y) // max(1, len(cartao.linhas))
     altura_linha = min(100, espaco)
     for linha in cartao.linhas:
         meio = y + altura_linha // 2
-        draw.rectangle((MARGEM, meio - 28, MARGEM + 16, meio + 28), fill=linha.cor)
+        draw.rectangle((MARGEM, meio - 28, MARGEM + 16, meio + 28), fill=tela.fundo(linha.cor))
         valor = _font("negrito", min(64, altura_linha - 20))
         largura_valor = int(draw.textlength(linha.valor, font=valor))
-        draw.text((LARGURA - MARGEM, meio), linha.valor, fill=TEXTO, font=valor, anchor="rm")
+        tela.texto((LARGURA - MARGEM, meio), linha.valor, TEXTO, valor, "rm", sobre=tela.papel)
         nome_largura = util - largura_valor - 60
-        draw.text(
-            (MARGEM + 36, meio - 4),
-            linha.nome,
-            fill=TEXTO,
-            font=_fit(draw, linha.nome, "negrito", 44, nome_largura),
-            anchor="ls",
-        )
-        draw.text(
-            (MARGEM + 36, meio + 4),
-            linha.nota,
-            fill=SUAVE,
-            font=_fit(draw, linha.nota, "regular", 28, nome_largura),
-            anchor="lt",
-        )
+        nome = _fit(draw, linha.nome, "negrito", 44, nome_largura)
+        tela.texto((MARGEM + 36, meio - 4), linha.nome, TEXTO, nome, "ls", sobre=tela.papel)
+        nota = _fit(draw, linha.nota, "regular", 28, nome_largura)
+        tela.texto((MARGEM + 36, meio + 4), linha.nota, SUAVE, nota, "lt", sobre=tela.papel)
         y += altura_linha
-    draw.line((MARGEM, ALTURA - 62, LARGURA - MARGEM, ALTURA - 62), fill="#c8ccd2", width=2)
-    draw.text(
-        (MARGEM, ALTURA - 32),
-        cartao.rodape,
-        fill=SUAVE,
-        font=_fit(draw, cartao.rodape, "regular", 26, util),
-        anchor="lm",
-    )
-    out = io.BytesIO()
-    image.save(out, format="PNG", optimize=True)  # no metadata: the same card, the same bytes
-    return out.getvalue()
+    _rodape(tela, cartao.rodape)
+    return tela.png(optimize=True)
 
 
 def _image_artifact(url: str, cartao: object, draw: Callable[[], bytes]) -> Artifact:
@@ -184,17 +263,22 @@ class CartaoChecagem:
 
 
 def _linhas(draw: ImageDraw.ImageDraw, texto: str, fonte: ImageFont.FreeTypeFont, largura: int) -> list[str]:
-    """`texto` broken into lines of at most `largura` pixels, at spaces."""
-    linhas: list[str] = []
-    atual = ""
-    for palavra in texto.split():
-        tentativa = f"{atual} {palavra}".strip()
-        if atual and draw.textlength(tentativa, font=fonte) > largura:
-            linhas.append(atual)
-            atual = palavra
-        else:
-            atual = tentativa
-    return [*linhas, atual] if atual else linhas
+    """`texto` broken into lines of at most `largura` pixels at spaces, each line as many words as
+    fit (a word wider than `largura` alone on its line)."""
+    palavras, linhas, inicio = texto.split(), [], 0
+    while inicio < len(palavras):
+        # A line widens with each word, so the most that fit are found by halving: a few
+        # measurements per line instead of one per word.
+        cabem, nao_cabem = inicio + 1, len(palavras) + 1
+        while nao_cabem - cabem > 1:
+            meio = (cabem + nao_cabem) // 2
+            if draw.textlength(" ".join(palavras[inicio:meio]), font=fonte) <= largura:
+                cabem = meio
+            else:
+                nao_cabem = meio
+        linhas.append(" ".join(palavras[inicio:cabem]))
+        inicio = cabem
+    return linhas
 
 
 def _afirmacao(
@@ -218,40 +302,29 @@ COMPRESSAO_CHECAGEM = 1
 def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHECAGEM) -> bytes:
     """A fact-check's card as a 1200×630 PNG: the claim, its verdict seal and its dates
     (`compressao`: the zlib level, 0-9)."""
-    image = Image.new("RGB", (LARGURA, ALTURA), FUNDO)
-    draw = ImageDraw.Draw(image)
+    aviso = "Demonstração: checagem de candidato fictício" if cartao.demonstracao else None
+    tela = _moldura(cartao.marca, aviso).copia()
+    draw = tela.draw
     util = LARGURA - 2 * MARGEM
-    draw.rectangle((0, 0, LARGURA, 84), fill=TOPO)
-    marca = _fit(draw, cartao.marca, "negrito", 36, util)
-    draw.text((MARGEM, 42), cartao.marca, fill=CLARO, font=marca, anchor="lm")
-    y = 110
-    if cartao.demonstracao:
-        draw.rectangle((0, 84, LARGURA, 132), fill=AVISO)
-        aviso = "Demonstração: checagem de candidato fictício"
-        draw.text((MARGEM, 108), aviso, fill=TEXTO, font=_font("negrito", 28), anchor="lm")
-        y = 150
+    y = 150 if cartao.demonstracao else 110
     autoria = _fit(draw, cartao.autoria, "regular", 30, util)
-    draw.text((MARGEM, y), cartao.autoria, fill=SUAVE, font=autoria, anchor="lt")
+    tela.texto((MARGEM, y), cartao.autoria, SUAVE, autoria, "lt", sobre=tela.papel)
     y += 48
     fonte, linhas = _afirmacao(draw, cartao.afirmacao, util)
     altura_linha = int(fonte.size * 1.2)
     for linha in linhas:
-        draw.text((MARGEM, y), linha, fill=TEXTO, font=fonte, anchor="lt")
+        tela.texto((MARGEM, y), linha, TEXTO, fonte, "lt", sobre=tela.papel)
         y += altura_linha
     y = max(y + 16, ALTURA - 190)
     selo = _font("negrito", 44)
     largura_selo = int(draw.textlength(cartao.rotulo, font=selo)) + 48
-    cor = CORES_VEREDITO.get(cartao.veredito, TOPO)
-    draw.rounded_rectangle((MARGEM, y, MARGEM + largura_selo, y + 68), radius=8, fill=cor)
-    draw.text((MARGEM + 24, y + 34), cartao.rotulo, fill=CLARO, font=selo, anchor="lm")
+    fundo_selo = tela.fundo(CORES_VEREDITO.get(cartao.veredito, TOPO), CLARO)
+    draw.rounded_rectangle((MARGEM, y, MARGEM + largura_selo, y + 68), radius=8, fill=fundo_selo)
+    tela.texto((MARGEM + 24, y + 34), cartao.rotulo, CLARO, selo, "lm", sobre=fundo_selo)
     datas = _fit(draw, cartao.datas, "regular", 28, util - largura_selo - 30)
-    draw.text((MARGEM + largura_selo + 30, y + 34), cartao.datas, fill=SUAVE, font=datas, anchor="lm")
-    draw.line((MARGEM, ALTURA - 62, LARGURA - MARGEM, ALTURA - 62), fill="#c8ccd2", width=2)
-    rodape = _fit(draw, cartao.rodape, "regular", 26, util)
-    draw.text((MARGEM, ALTURA - 32), cartao.rodape, fill=SUAVE, font=rodape, anchor="lm")
-    out = io.BytesIO()
-    image.save(out, format="PNG", compress_level=compressao)  # no metadata: the same card, the same bytes
-    return out.getvalue()
+    tela.texto((MARGEM + largura_selo + 30, y + 34), cartao.datas, SUAVE, datas, "lm", sobre=tela.papel)
+    _rodape(tela, cartao.rodape)
+    return tela.png(compress_level=compressao)
 
 
 def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
