@@ -33,6 +33,9 @@ FONTS = {"regular": "SourceSansPro-Regular.ttf", "negrito": "SourceSansPro-Bold.
 TOPO, TEXTO, SUAVE, AVISO, FUNDO, CLARO = "#102a43", "#1a1a1a", "#555555", "#fff4ce", "#ffffff", "#ffffff"
 FILETE = "#c8ccd2"  # the rule above the footer
 MARGEM = 60
+# The band across a demonstration's card, below the site's name.
+AVISO_PROJECAO = "Demonstração: dados simulados, candidatos fictícios"
+AVISO_CHECAGEM = "Demonstração: checagem de candidato fictício"
 # Anti-aliasing levels of a text colour over a background (`_Tela`): the 256 levels of the glyphs'
 # coverage rounded to these keep each pixel within 3/255 of a full-colour drawing, and a check
 # card's five such pairs (48 + 1 colours each, two sharing the white) and its solid rule and seal
@@ -197,7 +200,7 @@ def _rodape(tela: _Tela, rodape: str) -> None:
 
 def render_png(cartao: Cartao) -> bytes:
     """The card as a 1200×630 PNG."""
-    aviso = "Demonstração: dados simulados, candidatos fictícios" if cartao.demonstracao else None
+    aviso = AVISO_PROJECAO if cartao.demonstracao else None
     tela = _moldura(cartao.marca, aviso).copia()
     draw = tela.draw
     util = LARGURA - 2 * MARGEM
@@ -302,7 +305,7 @@ COMPRESSAO_CHECAGEM = 1
 def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHECAGEM) -> bytes:
     """A fact-check's card as a 1200×630 PNG: the claim, its verdict seal and its dates
     (`compressao`: the zlib level, 0-9)."""
-    aviso = "Demonstração: checagem de candidato fictício" if cartao.demonstracao else None
+    aviso = AVISO_CHECAGEM if cartao.demonstracao else None
     tela = _moldura(cartao.marca, aviso).copia()
     draw = tela.draw
     util = LARGURA - 2 * MARGEM

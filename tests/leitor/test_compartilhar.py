@@ -11,10 +11,12 @@ from pathlib import Path
 
 from PIL import Image
 
+from site_builder import share_image
 from site_builder.build import build_site
 from site_builder.config import load_config
 from site_builder.share_image import Cartao, Linha, render_png
 from tests.projecao.noite import runoff_capture, set_latest
+from tests.support.cartao import TOLERANCIA, desenho_do_pillow, diferenca, escuro, rgb
 
 OBRIGATORIAS = (
     "og:title",
@@ -114,3 +116,18 @@ def test_the_same_card_gives_the_same_bytes() -> None:
 
     assert render_png(cartao("52,60%")) == render_png(cartao("52,60%"))
     assert render_png(cartao("52,60%")) != render_png(cartao("52,61%"))
+
+
+def test_the_card_shows_its_title_and_banner_as_pillow_draws_them() -> None:
+    """A demonstration's card: its title and band are Pillow's full-colour drawing of them, within
+    the rounding of the card's palette."""
+    cartao = Cartao("Site", "Projeção: Presidente", "Tendência: Helena Prado", (), "97,00% apurado", True)
+    imagem = rgb(render_png(cartao))
+    s = share_image
+    titulo = desenho_do_pillow((s.MARGEM, 150), cartao.titulo, s.TEXTO, s._font("negrito", 52), "lt", s.FUNDO)
+    faixa = desenho_do_pillow(
+        (s.MARGEM, 108), s.AVISO_PROJECAO, s.TEXTO, s._font("negrito", 28), "lm", s.AVISO
+    )
+    for pillow, caixa in ((titulo, (0, 150, s.LARGURA, 220)), (faixa, (0, 84, s.LARGURA, 132))):
+        assert escuro(pillow, caixa) < 60  # there is text to compare
+        assert diferenca(imagem, pillow, caixa) <= TOLERANCIA
