@@ -1,22 +1,30 @@
-"""Cost of a fact-check's share image (issue 23, item 12): one 1200×630 PNG per check page,
-drawn when what it shows changes (the build's incremental state keeps it otherwise). Times the
-drawing and the PNG encoding at the zlib level the site uses and at the default one.
+"""Cost of a fact-check's share image (issue 23, item 12; issue 25, item 3): one 1200×630 PNG per
+check page, drawn when what it shows changes (the build's incremental state keeps it otherwise).
+Times a card in CPU milliseconds, and of that the PNG encoding alone (the drawn image encoded
+again with the same options), at the zlib level the site uses and at Pillow's default one.
 
-    python benchmarks/cartao_checagem_bench.py [--sem-registro]
+With `--antes REV`, the same cards are drawn by the share_image of git revision REV too, each
+revision in processes of its own, alternated round by round so that a change in the machine's
+load hits both alike:
+
+    python benchmarks/cartao_checagem_bench.py [--antes REV] [--rodadas 3] [--sem-registro]
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
+import json
 import os
+import subprocess
 import sys
-import time
+import tempfile
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from benchmarks.build_bench import builder_at  # noqa: E402
 from benchmarks.report import median, write_section  # noqa: E402
 from site_builder import share_image  # noqa: E402
 
@@ -31,41 +39,106 @@ CARTAO = share_image.CartaoChecagem(
     demonstracao=True,
 )
 REPETICOES = 30
+NIVEL_PADRAO = 6  # Pillow's default zlib level
+
+# Run in a fresh interpreter with the share_image of `repo`: REPETICOES cards of different claims
+# at zlib level `nivel`, after one card that loads the typefaces (as in a build); JSON on stdout.
+CHILD = """
+import dataclasses, io, json, sys, time
+sys.path.insert(0, sys.argv[1])
+from PIL import Image
+from site_builder import share_image
+cartao = share_image.CartaoChecagem(**json.loads(sys.argv[2]))
+nivel, vezes = int(sys.argv[3]), int(sys.argv[4])
+share_image.render_checagem_png(cartao, nivel)
+cartao_ms, codificacao_ms, tamanho = [], [], 0
+for i in range(vezes):
+    este = dataclasses.replace(cartao, afirmacao=f"{cartao.afirmacao} {i}")
+    inicio = time.process_time()
+    png = share_image.render_checagem_png(este, nivel)
+    cartao_ms.append((time.process_time() - inicio) * 1000)
+    tamanho = len(png)
+    with Image.open(io.BytesIO(png)) as imagem:
+        imagem.load()
+        inicio = time.process_time()
+        imagem.save(io.BytesIO(), format="PNG", compress_level=nivel)
+        codificacao_ms.append((time.process_time() - inicio) * 1000)
+print(json.dumps({"cartao_ms": cartao_ms, "codificacao_ms": codificacao_ms, "tamanho": tamanho}))
+"""
 
 
-def _tempos(compressao: int) -> tuple[float, int]:
-    """Median milliseconds per card and its size in bytes, at zlib level `compressao`."""
-    tempos, tamanho = [], 0
-    for i in range(REPETICOES):
-        cartao = dataclasses.replace(CARTAO, afirmacao=f"{CARTAO.afirmacao} {i}")
-        inicio = time.perf_counter()
-        tamanho = len(share_image.render_checagem_png(cartao, compressao))
-        tempos.append((time.perf_counter() - inicio) * 1000)
-    return median(tempos), tamanho
+@dataclass(frozen=True)
+class Medida:
+    """One run: CPU milliseconds of each card and of its encoding alone, the last card's bytes."""
+
+    cartao_ms: list[float]
+    codificacao_ms: list[float]
+    tamanho: int
+
+
+def _medir(repo: Path, nivel: int) -> Medida:
+    """The timings of REPETICOES cards drawn by the share_image of `repo` at zlib level `nivel`."""
+    command = [
+        sys.executable,
+        "-c",
+        CHILD,
+        str(repo),
+        json.dumps(asdict(CARTAO)),
+        str(nivel),
+        str(REPETICOES),
+    ]
+    done = subprocess.run(command, check=True, capture_output=True, text=True)
+    return Medida(**json.loads(done.stdout))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--antes", help="revisão git cujo share_image medir lado a lado")
+    parser.add_argument("--rodadas", type=int, default=3)
     parser.add_argument("--sem-registro", action="store_true", help="não grava em docs/PERFORMANCE.md")
     args = parser.parse_args()
-    share_image.render_checagem_png(CARTAO)  # the typefaces loaded once, as in a build
-    usado, tamanho_usado = _tempos(share_image.COMPRESSAO_CHECAGEM)
-    padrao, tamanho_padrao = _tempos(6)
+    niveis = (share_image.COMPRESSAO_CHECAGEM, NIVEL_PADRAO)
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        versoes = [("this tree", REPO)]
+        if args.antes:
+            versoes.insert(0, (f"`{args.antes}`", builder_at(args.antes, Path(tmp) / "antes")))
+        runs: dict[tuple[str, int], list[Medida]] = {}
+        for _ in range(args.rodadas):
+            for nome, repo in versoes:
+                for nivel in niveis:
+                    runs.setdefault((nome, nivel), []).append(_medir(repo, nivel))
+    load_after = os.getloadavg()[0]
+    rows = []
+    for (nome, nivel), medidas in runs.items():
+        cartao = median([ms for medida in medidas for ms in medida.cartao_ms])
+        codificacao = median([ms for medida in medidas for ms in medida.codificacao_ms])
+        uso = " (what the site uses)" if nivel == share_image.COMPRESSAO_CHECAGEM else " (Pillow's default)"
+        negrito = "**" if nivel == share_image.COMPRESSAO_CHECAGEM else ""
+        rows.append(
+            f"| {nome} | zlib level {nivel}{uso} | {negrito}{cartao:.1f} ms{negrito} | {codificacao:.1f} ms "
+            f"| {medidas[-1].tamanho // 1024} KiB |"
+        )
     body = "\n".join(
         [
-            f"{REPETICOES} cards of different claims, median per card. "
-            f"1-minute load average at the end: {os.getloadavg()[0]:.1f}.",
+            f"{REPETICOES} cards of different claims (a demonstration check) per run, each run in a fresh "
+            f"process after one card that loads the typefaces; {args.rodadas} runs per row, alternated; "
+            "median CPU time (user + system of the process) per card, and of it the PNG encoding alone "
+            "(the drawn image encoded again with the same options). 1-minute load average of the "
+            f"(shared, {os.cpu_count()}-core) machine: {load_before:.1f} at the start, {load_after:.1f} "
+            "at the end.",
             "",
-            "| PNG encoding | Time per card | Size |",
-            "|---|---|---|",
-            f"| zlib level {share_image.COMPRESSAO_CHECAGEM} (what the site uses) | **{usado:.0f} ms** "
-            f"| {tamanho_usado // 1024} KiB |",
-            f"| zlib level 6 (Pillow's default) | {padrao:.0f} ms | {tamanho_padrao // 1024} KiB |",
+            "| share_image of | PNG encoding | CPU per card | of which encoding | Size |",
+            "|---|---|---:|---:|---:|",
+            *rows,
         ]
     )
     print(body)
     if not args.sem_registro:
-        write_section("Fact-check share images", "python benchmarks/cartao_checagem_bench.py", body)
+        command = "python benchmarks/cartao_checagem_bench.py" + (
+            f" --antes {args.antes}" if args.antes else ""
+        )
+        write_section("Fact-check share images", command, body)
 
 
 if __name__ == "__main__":
