@@ -53,7 +53,9 @@ nivel, vezes = int(sys.argv[3]), int(sys.argv[4])
 share_image.render_checagem_png(cartao, nivel)
 cartao_ms, codificacao_ms, tamanho = [], [], 0
 for i in range(vezes):
-    este = dataclasses.replace(cartao, afirmacao=f"{cartao.afirmacao} {i}")
+    palavras = cartao.afirmacao.split()  # every line of each claim differs, as its address does
+    afirmacao = " ".join([str(i), *palavras[i % len(palavras):], *palavras[:i % len(palavras)]])
+    este = dataclasses.replace(cartao, afirmacao=afirmacao, rodape=f"{cartao.rodape}{i}/")
     inicio = time.process_time()
     png = share_image.render_checagem_png(este, nivel)
     cartao_ms.append((time.process_time() - inicio) * 1000)
