@@ -130,6 +130,11 @@ def main() -> None:
             f"(shared, {os.cpu_count()}-core) machine: {load_before:.1f} at the start, {load_after:.1f} "
             "at the end.",
             "",
+            "This tree's cards are indexed-colour PNGs: a palette of at most 256 colours in which each "
+            f"text colour is blended over its background in {share_image.NIVEIS} steps "
+            "(`site_builder/share_image.py`, `_Tela`), each pixel within half a step of the full-colour "
+            "drawing (tests/support/cartao.py); one byte per pixel and no row filter to choose.",
+            "",
             "| share_image of | PNG encoding | CPU per card | of which encoding | Size |",
             "|---|---|---:|---:|---:|",
             *rows,
