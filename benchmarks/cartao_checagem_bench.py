@@ -99,7 +99,7 @@ def main() -> None:
     parser.add_argument("--rodadas", type=int, default=3)
     parser.add_argument("--sem-registro", action="store_true", help="não grava em docs/PERFORMANCE.md")
     args = parser.parse_args()
-    niveis = (share_image.COMPRESSAO_CHECAGEM, NIVEL_PADRAO)
+    niveis = (share_image.COMPRESSAO_PNG, NIVEL_PADRAO)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         versoes = [("this tree", REPO)]
@@ -115,8 +115,8 @@ def main() -> None:
     for (nome, nivel), medidas in runs.items():
         cartao = median([ms for medida in medidas for ms in medida.cartao_ms])
         codificacao = median([ms for medida in medidas for ms in medida.codificacao_ms])
-        uso = " (what the site uses)" if nivel == share_image.COMPRESSAO_CHECAGEM else " (Pillow's default)"
-        negrito = "**" if nivel == share_image.COMPRESSAO_CHECAGEM else ""
+        uso = " (what the site uses)" if nivel == share_image.COMPRESSAO_PNG else " (Pillow's default)"
+        negrito = "**" if nivel == share_image.COMPRESSAO_PNG else ""
         rows.append(
             f"| {nome} | zlib level {nivel}{uso} | {negrito}{cartao:.1f} ms{negrito} | {codificacao:.1f} ms "
             f"| {medidas[-1].tamanho // 1024} KiB |"

@@ -198,6 +198,13 @@ def _rodape(tela: _Tela, rodape: str) -> None:
     tela.texto((MARGEM, ALTURA - 32), rodape, SUAVE, fonte, "lm", sobre=tela.papel)
 
 
+# zlib's fastest level for every card: one card per check, and the projection's cards are drawn again
+# at every reading of the night, so encoding time counts more than a few KiB (measured by
+# benchmarks/cartao_checagem_bench.py, in docs/PERFORMANCE.md; Pillow's `optimize` took 65 of the
+# projection card's 69 ms).
+COMPRESSAO_PNG = 1
+
+
 def render_png(cartao: Cartao) -> bytes:
     """The card as a 1200×630 PNG."""
     aviso = AVISO_PROJECAO if cartao.demonstracao else None
@@ -226,7 +233,7 @@ def render_png(cartao: Cartao) -> bytes:
         tela.texto((MARGEM + 36, meio + 4), linha.nota, SUAVE, nota, "lt", sobre=tela.papel)
         y += altura_linha
     _rodape(tela, cartao.rodape)
-    return tela.png(optimize=True)
+    return tela.png(compress_level=COMPRESSAO_PNG)
 
 
 def _image_artifact(url: str, cartao: object, draw: Callable[[], bytes]) -> Artifact:
@@ -297,12 +304,7 @@ def _afirmacao(
         tamanho -= 4
 
 
-# zlib's fastest level: one card per check, so encoding time counts more than a few KiB
-# (both measured by benchmarks/cartao_checagem_bench.py, in docs/PERFORMANCE.md).
-COMPRESSAO_CHECAGEM = 1
-
-
-def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_CHECAGEM) -> bytes:
+def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_PNG) -> bytes:
     """A fact-check's card as a 1200×630 PNG: the claim, its verdict seal and its dates
     (`compressao`: the zlib level, 0-9)."""
     aviso = AVISO_CHECAGEM if cartao.demonstracao else None
