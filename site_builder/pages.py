@@ -133,7 +133,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     keys = [listing_key(c, ctx) for c in checks]
 
     def summaries(count: int) -> list[dict[str, Any]]:  # of the newest `count` checks
-        return [_check_summary(c, ctx, k) for c, k in zip(checks[:count], keys, strict=False)]
+        return [_check_summary(c, ctx, k) for c, k in zip(checks[:count], keys[:count], strict=True)]
 
     newest_check = checks_lastmod(checks)
     links = cache(partial(filter_links, ctx))  # counted once, when a listing is rendered
@@ -238,7 +238,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "sitemap.xml",
             "sitemap.xml",
             fingerprint(*(f"{url}|{lastmod}" for url, lastmod in pages)),
-            lambda: {"urls": pages},
+            # Absolute addresses made here, not by the template: 10,000 calls from Jinja cost more.
+            lambda: {"urls": [(ctx.config.absolute(url), lastmod) for url, lastmod in pages]},
             sitemap=False,
         )
     )
