@@ -286,6 +286,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         workers.close()  # they may still be reading: stopped before the staging is removed
         writer.abort()
         raise
+    # Rows are kept by what they show, valid whether this build commits or not: saved before the
+    # commit, so that nothing but the commit's own steps lies between its journal and its end.
+    rows.save({listing_key(c, ctx) for c in ctx.checagens} if rows.rendered else set())
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()
@@ -300,7 +303,6 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         images.prune()
     if rendered:
         pages.prune()
-    rows.save({listing_key(c, ctx) for c in ctx.checagens} if rows.rendered else set())
     report.total = len(records)
     report.escritos = writer.written
     report.removidos = stale

@@ -148,7 +148,7 @@ class ListingRows:
         used = self._used
         parts = []
         for summary in summaries:
-            key = summary["chave"]
+            key = summary.get("chave", "")
             html = used.get(key)
             if html is None:
                 html = self._stored().get(key) if key else None
