@@ -3,11 +3,12 @@
 Measures, in CPU seconds of the build process and its workers (each build in a fresh process),
 a cold build (no output, no build state, no cross-build cache), a cold output with warm caches
 (output folder and build state dropped; `.cache/eleicoes-build/`'s conversions, checks as read,
-rendered pages, drawn images and compiled templates kept: a build after a crash, or a CI run
+rendered pages, listing rows, drawn images and compiled templates kept: a build after a crash, or a CI run
 that restores only those caches) and Pelican's cold
 build of the same pages, alternated round by round so that a change in the machine's load hits
-all three alike; prints each with its ratio to Pelican's. Then the wall time of a rebuild with
-nothing changed and with one page changed (median of several runs each, in this process).
+all three alike; prints each with its ratio to Pelican's. Then the wall and CPU time of a rebuild
+with nothing changed and with one page changed (median of several runs each, in this process,
+with the load average after each case).
 Records everything in docs/PERFORMANCE.md with the CPU model and the load.
 
     python benchmarks/build_bench.py [--paginas 10000] [--rodadas 3]
@@ -498,12 +499,13 @@ def compare(root: Path, tmp: Path, rounds: int) -> list[str]:
 
 
 def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
-    """Wall time of rebuilds after a cold build into `out`, in this process; the table."""
+    """Wall and CPU time of rebuilds after a cold build into `out`, in this process; the table."""
     shutil.rmtree(root / ".cache", ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
     timed(root, out)
     noop = [timed(root, out) for _ in range(runs)]
     noop_cpu = CPU_SECONDS[-runs:]
+    noop_load = os.getloadavg()[0]
     one: list[tuple[float, int]] = []
     page = root / "content" / "checagens" / "bench-00042.md"
     for run in range(runs):
@@ -519,16 +521,18 @@ def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
             raise SystemExit("build_bench: a página alterada não foi refeita")
         one.append((seconds, rendered))
     one_cpu = CPU_SECONDS[-runs:]
+    one_load = os.getloadavg()[0]
     return [
         f"Rebuilds after a cold build, in this process: median wall time of {runs} runs each, and the "
-        "median CPU time of this process (less sensitive to the machine's load than the wall time).",
+        "median CPU time of this process (less sensitive to the machine's load than the wall time); "
+        "load = 1-minute load average right after the case's runs.",
         "",
-        "| Case | Median time | Median CPU | Outputs rendered | Target |",
-        "|---|---:|---:|---:|---|",
+        "| Case | Median time | Median CPU | Load | Outputs rendered | Target |",
+        "|---|---:|---:|---:|---:|---|",
         f"| Rebuild, nothing changed | {median([s for s, _ in noop]):.3f} s | {median(noop_cpu):.3f} s "
-        f"| {noop[-1][1]:,} | ≤ 0.4 s |",
+        f"| {noop_load:.1f} | {noop[-1][1]:,} | ≤ 0.4 s |",
         f"| Rebuild, one page changed | {median([s for s, _ in one]):.3f} s | {median(one_cpu):.3f} s "
-        f"| {one[-1][1]:,} | ≤ 0.4 s |",
+        f"| {one_load:.1f} | {one[-1][1]:,} | ≤ 0.4 s |",
     ]
 
 

@@ -33,10 +33,17 @@ from site_builder.conteudo import links_internos
 from site_builder.conteudo.frontmatter import read_body
 from site_builder.errors import BuildError, ConfigError, ContentError, StrictModeError
 from site_builder.links import broken_links, internal_links
-from site_builder.pages import NAV, plan
+from site_builder.pages import NAV, listing_key, plan
 from site_builder.reader import fingerprint
 from site_builder.registro_publicado import conferir
-from site_builder.render import make_environment, render, template_closure_hash
+from site_builder.render import (
+    ROWS_GLOBAL,
+    ROWS_TEMPLATE,
+    ListingRows,
+    make_environment,
+    render,
+    template_closure_hash,
+)
 from site_builder.state import BuildState, OutputRecord
 from site_builder.workers import Workers, chunks, default_count
 from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
@@ -51,6 +58,7 @@ IMAGE_CACHE = "imagens"  # drawn images (`Artifact.guardar`), keyed like the out
 # gets its pages back from here without rendering; a page whose render warned is not kept, so
 # every build renders it and repeats the warning.
 PAGE_CACHE = "paginas"
+ROWS_CACHE = "linhas.pickle"  # rendered rows of the checks listings (`ListingRows`), beside the states
 
 
 @dataclass
@@ -203,6 +211,10 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         repr(sorted(ctx.editores.editores.items())),  # names on the check pages
         *(a.path for a in assets.values()),
     )
+    closures: dict[str, str] = {}
+    rows_salt = functools.partial(_rows_salt, env, site_wide, closures)
+    rows = ListingRows(state.shared(ROWS_CACHE), rows_salt)
+    env.globals[ROWS_GLOBAL] = rows.rows
     artifacts = [*plan(ctx), published_record]
     previous = state.outputs
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
@@ -212,7 +224,6 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
             writer.claim(asset.path)
             digest = writer.stage(asset.path, asset.data)
             records[asset.path] = OutputRecord(digest, digest, len(asset.data), ())
-        closures: dict[str, str] = {}
         dirty: list[tuple[Artifact, str]] = []
         for artifact in artifacts:
             writer.claim(artifact.path)
@@ -275,6 +286,9 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         workers.close()  # they may still be reading: stopped before the staging is removed
         writer.abort()
         raise
+    # Rows are kept by what they show, valid whether this build commits or not: saved before the
+    # commit, so that nothing but the commit's own steps lies between its journal and its end.
+    rows.save({listing_key(c, ctx) for c in ctx.checagens} if rows.rendered else set())
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()
@@ -294,6 +308,12 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     report.removidos = stale
     report.segundos = time.perf_counter() - started
     return report
+
+
+def _rows_salt(env: jinja2.Environment, site_wide: str, closures: dict[str, str]) -> str:
+    """What every listing row is made with: the row macro's templates, the site-wide inputs of
+    a page (settings, the builder's code) and the renderer (`ListingRows`)."""
+    return fingerprint(site_wide, template_closure_hash(env, ROWS_TEMPLATE, closures), _renderer_version())
 
 
 @functools.cache
@@ -339,7 +359,7 @@ def _output(
 
 def _size(out: Path, rel: str) -> int:
     try:
-        return os.stat(os.path.join(out, rel)).st_size  # noqa: PTH116, PTH118 - hot loop, pathlib is slower
+        return os.stat(f"{out}/{rel}").st_size  # noqa: PTH116 - hot loop: strings, not pathlib
     except FileNotFoundError:
         return -1
 

@@ -7,7 +7,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache, partial
 from typing import Any
 from urllib.parse import quote
 
@@ -48,9 +48,12 @@ NAV = (
 )
 
 
-def _check_summary(check: ChecagemResumo, ctx: SiteContext) -> dict[str, Any]:
+def _check_summary(check: ChecagemResumo, ctx: SiteContext, key: str = "") -> dict[str, Any]:
+    """What the templates show of a check; `key`, its `listing_key`, for a listing row (the key
+    its rendered row is kept under, `render.ListingRows`)."""
     candidato = ctx.candidatos[check.candidato]
     return {
+        "chave": key,
         "url": check.url,
         "afirmacao": check.afirmacao,
         "veredito": VEREDITOS[check.veredito],
@@ -61,12 +64,16 @@ def _check_summary(check: ChecagemResumo, ctx: SiteContext) -> dict[str, Any]:
     }
 
 
-def _check_key(check: ChecagemResumo, ctx: SiteContext) -> str:
-    # What a listing shows of a check: a change anywhere else in it does not touch the listings.
+def listing_key(check: ChecagemResumo, ctx: SiteContext) -> str:
+    """What a listing shows of a check (its row, the filters' counts): a change anywhere else in
+    it does not touch the listings."""
     candidato = ctx.candidatos[check.candidato].fonte.sha256
     published = check.publicado_em.timestamp() if check.publicado_em else 0
     updated = check.atualizado_em.timestamp() if check.atualizado_em else 0
-    return f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}|{check.tema}"
+    return (
+        f"{check.url}|{check.afirmacao}|{check.veredito}|{published}|{updated}|{candidato}|{check.tema}"
+        f"|{check.demonstracao}"
+    )
 
 
 def check_lastmod(check: ChecagemResumo) -> str | None:
@@ -123,12 +130,13 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     """Every artifact of the site, in a fixed order."""
     home = [("Início", "/")]
     checks = ctx.checagens
-    keys = [_check_key(c, ctx) for c in checks]
+    keys = [listing_key(c, ctx) for c in checks]
 
-    def summaries(items: list[ChecagemResumo]) -> list[dict[str, Any]]:
-        return [_check_summary(c, ctx) for c in items]
+    def summaries(count: int) -> list[dict[str, Any]]:  # of the newest `count` checks
+        return [_check_summary(c, ctx, k) for c, k in zip(checks[:count], keys[:count], strict=True)]
 
     newest_check = checks_lastmod(checks)
+    links = cache(partial(filter_links, ctx))  # counted once, when a listing is rendered
 
     sections = [
         _section_page(
@@ -138,7 +146,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "inicio.html",
             home,
             lambda: {
-                "checagens": summaries(checks[:HOME_CHECKS]),
+                "checagens": summaries(HOME_CHECKS),
                 "metodologia": ctx.metodologia,
                 "projecao": projecao.headlines(ctx),
                 "debate": debates.home_card(ctx),
@@ -180,10 +188,10 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "checagens.html",
             [*home, ("Checagens", "/checagens/")],
             lambda: {
-                "checagens": summaries(checks),
+                "checagens": summaries(len(checks)),
                 "candidatos": sorted(ctx.candidatos.values(), key=lambda c: c.nome),
                 "corrections_url": CORRECTIONS_URL,
-                "filtros": check_filters(ctx, ""),
+                "filtros": check_filters(links(), ""),
             },
             [*keys, *(f"{c.url}|{c.nome}" for c in ctx.candidatos.values())],
             newest_check,
@@ -212,7 +220,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
     artifacts += _copy_pages(ctx)
     artifacts += _candidate_pages(ctx, keys)
-    artifacts += _filter_pages(ctx, keys)
+    artifacts += _filter_pages(ctx, keys, links)
     artifacts.append(_corrections_page(ctx))
     artifacts.append(Artifact("404.html", "404.html", fingerprint(), lambda: _not_found(ctx), sitemap=False))
     artifacts.append(
@@ -230,7 +238,8 @@ def plan(ctx: SiteContext) -> list[Artifact]:
             "sitemap.xml",
             "sitemap.xml",
             fingerprint(*(f"{url}|{lastmod}" for url, lastmod in pages)),
-            lambda: {"urls": pages},
+            # Absolute addresses made here, not by the template: 10,000 calls from Jinja cost more.
+            lambda: {"urls": [(ctx.config.absolute(url), lastmod) for url, lastmod in pages]},
             sitemap=False,
         )
     )
@@ -437,7 +446,7 @@ def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
     artifacts = []
     for candidato in candidates:
         pairs = by_candidate[candidato.id]
-        artifacts.append(_candidate_page(ctx, candidato, [c for c, _ in pairs], [k for _, k in pairs]))
+        artifacts.append(_candidate_page(ctx, candidato, pairs))
     titulo = "Candidatos"
     descricao = "Os candidatos acompanhados pela redação e as checagens publicadas sobre o que cada um disse."
     trilha = [("Início", "/"), (titulo, CANDIDATES_URL)]
@@ -461,15 +470,16 @@ def _candidate_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
 
 
 def _candidate_page(
-    ctx: SiteContext, candidato: Candidato, checks: list[ChecagemResumo], keys: list[str]
+    ctx: SiteContext, candidato: Candidato, pairs: list[tuple[ChecagemResumo, str]]
 ) -> Artifact:
+    checks = [c for c, _ in pairs]
     titulo = candidato.nome
     descricao = f"Checagens publicadas sobre o que {candidato.nome} ({candidato.partido}) disse nas redes."
     trilha = [("Início", "/"), ("Candidatos", CANDIDATES_URL), (titulo, candidato.url)]
     return Artifact(
         candidato.url.lstrip("/") + "index.html",
         "candidato.html",
-        fingerprint(candidato.fonte.sha256, *keys),
+        fingerprint(candidato.fonte.sha256, *(k for _, k in pairs)),
         lambda: {
             "titulo": titulo,
             "descricao": descricao,
@@ -477,7 +487,7 @@ def _candidate_page(
             "candidato": candidato,
             "contagem": verdict_counts(checks),
             "total": len(checks),
-            "checagens": [_check_summary(c, ctx) for c in checks],
+            "checagens": [_check_summary(c, ctx, k) for c, k in pairs],
             "demonstracao": candidato.demonstracao or any(c.demonstracao for c in checks),
             "jsonld": jsonld.webpage(ctx.config, candidato.url, titulo, descricao, trilha),
         },
@@ -493,44 +503,57 @@ def _theme_url(tema: str) -> str:
     return f"/checagens/tema/{tema}/"
 
 
-def check_filters(ctx: SiteContext, atual: str) -> dict[str, list[dict[str, Any]]]:
+# The filter links of the checks list, by group: (label, URL, number of checks) of each filter.
+FilterLinks = dict[str, list[tuple[str, str, int]]]
+
+
+def filter_links(ctx: SiteContext) -> FilterLinks:
     """Links that filter the checks list (pre-built pages, no JavaScript): by candidate (their
-    page), by verdict and by theme; only filters with checks; `atual` is the current page's URL."""
-
-    def item(rotulo: str, url: str, n: int) -> dict[str, Any]:
-        return {"rotulo": rotulo, "url": url, "n": n, "atual": url == atual}
-
-    por_candidato = [sum(1 for c in ctx.checagens if c.candidato == k) for k in ctx.candidatos]
-    candidatos = sorted(zip(ctx.candidatos.values(), por_candidato, strict=True), key=lambda p: p[0].nome)
+    page), by verdict and by theme; only filters with checks. Counted once per build, in one pass
+    over the checks: every filter page shows them all."""
+    por_candidato = dict.fromkeys(ctx.candidatos, 0)
+    por_tema = dict.fromkeys(regras.TEMAS, 0)
+    for check in ctx.checagens:
+        por_candidato[check.candidato] += 1
+        if check.tema in por_tema:
+            por_tema[check.tema] += 1
+    candidatos = sorted(ctx.candidatos.values(), key=lambda c: c.nome)
     return {
-        "candidato": [item(c.nome, c.url, n) for c, n in candidatos if n],
-        "veredito": [
-            item(v.rotulo, _verdict_url(v.codigo), n) for v, n in verdict_counts(ctx.checagens) if n
-        ],
-        "tema": [
-            item(rotulo, _theme_url(tema), n)
-            for tema, rotulo in regras.TEMAS.items()
-            if (n := sum(1 for c in ctx.checagens if c.tema == tema))
-        ],
+        "candidato": [(c.nome, c.url, por_candidato[c.id]) for c in candidatos if por_candidato[c.id]],
+        "veredito": [(v.rotulo, _verdict_url(v.codigo), n) for v, n in verdict_counts(ctx.checagens) if n],
+        "tema": [(rotulo, _theme_url(t), por_tema[t]) for t, rotulo in regras.TEMAS.items() if por_tema[t]],
     }
 
 
-def _filter_pages(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
+def check_filters(links: FilterLinks, atual: str) -> dict[str, list[dict[str, Any]]]:
+    """The filter links as the templates show them; `atual` is the current page's URL."""
+    return {
+        grupo: [{"rotulo": rotulo, "url": url, "n": n, "atual": url == atual} for rotulo, url, n in items]
+        for grupo, items in links.items()
+    }
+
+
+def _filter_pages(ctx: SiteContext, keys: list[str], links: Callable[[], FilterLinks]) -> list[Artifact]:
     """One page per verdict and per theme that has checks (candidates have their own pages)."""
     all_keys = [*keys, *(f"{c.id}|{c.nome}|{c.url}" for c in ctx.candidatos.values())]
-    groups = [
-        (VEREDITOS[v].rotulo, _verdict_url(v), [c for c in ctx.checagens if c.veredito == v])
-        for v in VEREDITOS
-    ]
-    groups += [
-        (rotulo, _theme_url(t), [c for c in ctx.checagens if c.tema == t])
-        for t, rotulo in regras.TEMAS.items()
-    ]
-    return [_filter_page(ctx, rotulo, url, chosen, all_keys) for rotulo, url, chosen in groups if chosen]
+    by_verdict: dict[str, list[tuple[ChecagemResumo, str]]] = {v: [] for v in VEREDITOS}
+    by_theme: dict[str, list[tuple[ChecagemResumo, str]]] = {t: [] for t in regras.TEMAS}
+    for check, key in zip(ctx.checagens, keys, strict=True):
+        by_verdict[check.veredito].append((check, key))
+        if check.tema in by_theme:
+            by_theme[check.tema].append((check, key))
+    groups = [(VEREDITOS[v].rotulo, _verdict_url(v), pairs) for v, pairs in by_verdict.items()]
+    groups += [(regras.TEMAS[t], _theme_url(t), pairs) for t, pairs in by_theme.items()]
+    return [_filter_page(ctx, rotulo, url, pairs, all_keys, links) for rotulo, url, pairs in groups if pairs]
 
 
 def _filter_page(
-    ctx: SiteContext, rotulo: str, url: str, checks: list[ChecagemResumo], all_keys: list[str]
+    ctx: SiteContext,
+    rotulo: str,
+    url: str,
+    pairs: list[tuple[ChecagemResumo, str]],
+    all_keys: list[str],
+    links: Callable[[], FilterLinks],
 ) -> Artifact:
     titulo = f"Checagens: {rotulo}"
     descricao = f"As checagens publicadas com o filtro “{rotulo}”."
@@ -543,11 +566,11 @@ def _filter_page(
             "titulo": titulo,
             "descricao": descricao,
             "trilha": trilha,
-            "checagens": [_check_summary(c, ctx) for c in checks],
-            "filtros": check_filters(ctx, url),
+            "checagens": [_check_summary(c, ctx, k) for c, k in pairs],
+            "filtros": check_filters(links(), url),
             "jsonld": jsonld.webpage(ctx.config, url, titulo, descricao, trilha),
         },
-        lastmod=checks_lastmod(checks),
+        lastmod=checks_lastmod(c for c, _ in pairs),
     )
 
 

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
+import pickle
 import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
 import jinja2
+from markupsafe import Markup
 
 from site_builder import br_format, csp
 from site_builder.assets import Asset
+from site_builder.writer import write_atomic
 
 TEMPLATES_DIR = Path("templates")
 MESES = (
@@ -64,6 +70,7 @@ def make_environment(
     env.globals["asset"] = asset
     env.globals["csp"] = csp.policy()
     env.globals["plural"] = br_format.plural  # the one pluralization rule of the site
+    env.globals[ROWS_GLOBAL] = _rows  # a build puts its `ListingRows.rows` here
     env.filters["data_extenso"] = lambda value: data_extenso(value, fuso)
     env.filters["iso"] = lambda value: value.astimezone(dt.UTC).isoformat().replace("+00:00", "Z")
     return env
@@ -103,3 +110,73 @@ def template_closure_hash(env: jinja2.Environment, name: str, cache: dict[str, s
 def render(env: jinja2.Environment, template: str, context: dict[str, Any]) -> bytes:
     """Render one template to UTF-8 bytes."""
     return env.get_template(template).render(context).encode("utf-8")
+
+
+ROWS_GLOBAL = "linhas_em_cache"  # what a checks listing (`_macros.html`) calls for its rows
+ROWS_TEMPLATE = "_macros.html"  # where the row macro (`linha_checagem`) is defined
+_ROWS_FORMAT = 1  # of the rows file's pickle
+
+Row = Callable[[dict[str, Any]], str]  # the row macro, as the listing passes it
+
+
+def _rows(summaries: list[dict[str, Any]], macro: Row) -> Markup:
+    """A listing's rows rendered on the spot (an environment outside a build)."""
+    return Markup("").join(macro(summary) for summary in summaries)
+
+
+@dataclass
+class ListingRows:
+    """The rows of the checks listings, each rendered once and kept between builds: a row is the
+    listing macro of one check summary, under the summary's `chave` (what a listing shows of the
+    check, `pages.listing_key`), all under `salt` (the row macro's templates, the site's settings,
+    the builder's code and the renderer's version). The listings that show every check are most
+    of a one-page rebuild; with the rows kept, one re-renders only the row of the edited check.
+
+    The file in `path` is read the first time a row is asked for (a no-op rebuild renders no
+    listing, so never reads it) and holds one salt's rows: any other salt starts it empty."""
+
+    path: Path
+    salt: Callable[[], str]  # computed when the file is first read
+    rendered: int = 0  # rows this build had to render
+    _salt: str = ""
+    _kept: dict[str, str] | None = None  # the rows of the file, once read
+    _used: dict[str, str] = field(default_factory=dict)  # rows this build showed, by key
+
+    def rows(self, summaries: list[dict[str, Any]], macro: Row) -> Markup:
+        """The HTML of a listing's rows, one per summary (`ROWS_GLOBAL`: one call per listing,
+        not one per row, as a call from a template costs more than the lookup)."""
+        used = self._used
+        parts = []
+        for summary in summaries:
+            key = summary.get("chave", "")
+            html = used.get(key)
+            if html is None:
+                html = self._stored().get(key) if key else None
+                if html is None:
+                    html = str(macro(summary))
+                    self.rendered += 1
+                if key:  # a summary without a key is not a listing's: its row is not kept
+                    used[key] = html
+            parts.append(html)
+        return Markup("".join(parts))  # noqa: S704 - the macro's own output, escaped when it was rendered
+
+    def _stored(self) -> dict[str, str]:
+        if self._kept is None:
+            self._salt = self.salt()
+            self._kept = {}
+            try:
+                kept = pickle.loads(self.path.read_bytes())  # noqa: S301 - written by this builder, in .cache
+            except Exception:  # missing or damaged: the rows are rendered again
+                kept = None
+            if isinstance(kept, tuple) and len(kept) == 3 and kept[:2] == (_ROWS_FORMAT, self._salt):
+                self._kept = kept[2]
+        return self._kept
+
+    def save(self, live: set[str]) -> None:
+        """Keep the rows of the checks whose keys are in `live` (the site's checks), when this
+        build rendered any (else the file already holds what the build showed)."""
+        if not self.rendered:
+            return
+        rows = {key: html for key, html in {**self._stored(), **self._used}.items() if key in live}
+        with contextlib.suppress(OSError):  # a cache not written only means rendering the rows again
+            write_atomic(self.path, pickle.dumps((_ROWS_FORMAT, self._salt, rows), pickle.HIGHEST_PROTOCOL))
