@@ -52,14 +52,19 @@ class _Unsupported(Exception):  # noqa: N818 - a signal, caught in `convert`, ne
     """The body holds something this converter does not model: Python-Markdown converts it."""
 
 
-# Anywhere in a body: code, escapes, tags and autolinks, images, fences, control characters,
-# whitespace other than space and newline, spaces at the start or end of a line (indented
-# blocks, hard line breaks).
-_OUT_ANYWHERE = re.compile(r"[`\\<\x00-\x09\x0b-\x1f\x7f]|~~~|!\[|[^\S \n]| \n| $|\n |^ ")
+# Anywhere in a body: code, escapes, tags and autolinks, control characters and whitespace other
+# than space and newline (every other character `str.isspace` accepts: `\s` of the patterns
+# Python-Markdown matches with; a test checks the list against every code point). Then, by
+# `_outside_anywhere`: images, fences, spaces at the start or end of a line (indented blocks,
+# hard line breaks).
+_OUT_ANYWHERE = re.compile(
+    r"[`\\<\x00-\x09\x0b-\x1f\x7f\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]"
+)
 # In text outside link addresses: `_` emphasis, brackets that are not a simple inline link
 # (references, nested brackets), character references (the entity pattern and the serializer
 # treat them apart).
-_OUT_OF_TEXT = re.compile(r"[_\[\]]|&[#A-Za-z0-9]")
+_OUT_OF_TEXT = ("_", "[", "]")
+_REFERENCE = re.compile(r"&[#A-Za-z0-9]")
 _LINK = re.compile(r"\[([^\[\]]*)\]\(([^\s()<>\"'\\\[\]`]+)\)")
 _STARS = re.compile(r"\*+")
 _HEADING = re.compile(r"(#{1,6}) +(.*[^#])")  # `#` inside its text stays, at its end it would go
@@ -78,7 +83,7 @@ def convert(text: str) -> tuple[str, list[str]] | None:
     """(HTML, every link address before unsafe ones are replaced) of one Markdown body, exactly
     as `markdown_render.MarkdownRenderer.convert_with_addresses` gives them; None when the body
     is outside the subset this converter handles."""
-    if not text.strip() or _OUT_ANYWHERE.search(text):
+    if not text.strip() or _outside_anywhere(text):
         return None
     converter = _Converter()
     try:
@@ -88,6 +93,24 @@ def convert(text: str) -> tuple[str, list[str]] | None:
     if not blocks:
         return None
     return "\n".join(html for _tag, html in blocks), converter.addresses
+
+
+def _outside_anywhere(text: str) -> bool:
+    """Whether `text` holds, anywhere, something the fast path never handles."""
+    return (
+        _OUT_ANYWHERE.search(text) is not None
+        or "![" in text
+        or "~~~" in text
+        or " \n" in text
+        or "\n " in text
+        or text[0] == " "
+        or text[-1] == " "
+    )
+
+
+def _outside_text(text: str) -> bool:
+    """Whether a text outside link addresses holds what the fast path does not handle."""
+    return any(mark in text for mark in _OUT_OF_TEXT) or ("&" in text and _REFERENCE.search(text) is not None)
 
 
 def _plain(line: str) -> bool:
@@ -255,13 +278,13 @@ class _Converter:
             last = found.end()
         pieces.append(text[last:])
         data = _LINK_MARK.join(pieces)
-        if _OUT_OF_TEXT.search(data):
+        if _outside_text(data):
             raise _Unsupported
         return _emphasis(data, links)
 
     def inline_text(self, text: str) -> tuple[str, str]:
         """(HTML, text content) of a link's text: emphasis only."""
-        if _OUT_OF_TEXT.search(text):
+        if _outside_text(text):
             raise _Unsupported
         return _emphasis(text, [])
 

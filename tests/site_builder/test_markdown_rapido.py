@@ -217,3 +217,11 @@ def test_unsafe_addresses_are_replaced_and_still_read() -> None:
     html, addresses = MarkdownRenderer().convert_with_addresses("[a](javascript:x) e [b](/b)")
     assert html == '<p><a href="#">a</a> e <a href="/b">b</a></p>'
     assert addresses == ["javascript:x", "/b"]
+
+
+def test_the_refused_whitespace_is_all_whitespace_but_space_and_newline() -> None:
+    """`_OUT_ANYWHERE` lists by hand what `\\s` and `str.strip` take besides space and newline."""
+    spaces = {chr(c) for c in range(0x110000) if chr(c).isspace()} - {" ", "\n"}
+    assert {c for c in spaces if markdown_rapido._OUT_ANYWHERE.match(c)} == spaces
+    assert markdown_rapido._OUT_ANYWHERE.match(" ") is None
+    assert markdown_rapido._OUT_ANYWHERE.match("\n") is None
