@@ -153,6 +153,8 @@ class _Converter:
                 blocks.insert(0, block[1:])
             return
         lines = block.split("\n")
+        if "" in lines:  # a quote's last line `>`: Python-Markdown keeps its newline in the text
+            raise _Unsupported
         if lines[0][0] == "|":
             out.append(("table", self.table(lines)))
             return
