@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import markdown
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import event, example, given, settings
 from hypothesis import strategies as st
 
 from benchmarks.build_bench import BODY
@@ -154,13 +154,13 @@ def _body(draw: st.DrawFn, near_miss: bool) -> str:
 @example("**Conteúdo de demonstração.** Os registros\nmostram *300* leitos.\n")
 @example("## Título\nlogo abaixo\n- item\n\n> citação *com* [link](/a)\n")
 def test_generated_bodies_of_the_subset_convert_as_python_markdown(text: str) -> None:
-    _same_or_refused(text)
+    event("fast path" if _same_or_refused(text) else "refused")  # `--hypothesis-show-statistics`
 
 
 @settings(max_examples=200)
 @given(_body(near_miss=True))
 def test_generated_near_misses_are_refused_or_convert_as_python_markdown(text: str) -> None:
-    _same_or_refused(text)
+    event("fast path" if _same_or_refused(text) else "refused")
 
 
 # ----------------------------------------------------------------------------- the fallback
