@@ -6,12 +6,13 @@ again, whether the output folder was wiped (a CI run, a build after a crash) or 
 
 The key is the SHA-256 of the body text together with `cache_version()`: the converter (the
 Markdown package's version, its extensions and output format, the Python version) and the
-rules that shape the output (the source of `site_builder.markdown_render` and of
-`site_builder.conteudo.texto_seguro`, hashed). A change of any of them gives every body a new
-key, so an entry of another converter or other rules is never read. Entries live beside the
-build state (`.cache/eleicoes-build/markdown/`), never in the output folder; a store of more
-than `MAX_ENTRIES` drops its oldest entries. An entry that cannot be read, or whose checksum
-does not match its bytes, counts as absent: the body is converted again and the entry rewritten.
+rules that shape the output (the source of `site_builder.markdown_render`, of its fast path
+`site_builder.markdown_rapido` and of `site_builder.conteudo.texto_seguro`, hashed). A change
+of any of them gives every body a new key, so an entry of another converter or other rules is
+never read. Entries live beside the build state (`.cache/eleicoes-build/markdown/`), never in
+the output folder; a store of more than `MAX_ENTRIES` drops its oldest entries. An entry that
+cannot be read, or whose checksum does not match its bytes, counts as absent: the body is
+converted again and the entry rewritten.
 """
 
 from __future__ import annotations
@@ -38,9 +39,10 @@ _DIGEST = 64  # hex characters of the checksum that starts an entry
 
 PACKAGE = Path(__file__).resolve().parent  # `site_builder/`
 # The rules that shape a body's HTML and addresses: the converter's configuration and
-# treeprocessors, and the URL and conversion-cost checks they apply. Hashed, so that editing
-# either file invalidates every entry without anyone having to remember a version number.
-RULE_SOURCES = ("markdown_render.py", "conteudo/texto_seguro.py")
+# treeprocessors, its fast path for the bodies of a common subset, and the URL and
+# conversion-cost checks they apply. Hashed, so that editing any of these files invalidates
+# every entry without anyone having to remember a version number.
+RULE_SOURCES = ("markdown_render.py", "markdown_rapido.py", "conteudo/texto_seguro.py")
 
 
 def converter_signature() -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import markdown
 import pytest
 
-from site_builder import markdown_cache, markdown_render
+from site_builder import markdown_cache, markdown_rapido, markdown_render
 from site_builder.build import state_path
 from site_builder.conteudo.frontmatter import read_body
 from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
@@ -81,8 +81,9 @@ def test_a_new_converter_version_invalidates_every_entry(
     assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
+@pytest.mark.parametrize("edited", ["conteudo/texto_seguro.py", "markdown_rapido.py"])
 def test_a_change_of_the_rules_invalidates_every_entry(
-    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, edited: str
 ) -> None:
     out = tmp_path / "public"
     cold_output(site, out, drop_pages=True)
@@ -91,7 +92,7 @@ def test_a_change_of_the_rules_invalidates_every_entry(
     for name in markdown_cache.RULE_SOURCES:
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy(markdown_cache.PACKAGE / name, package / name)
-    rules = package / "conteudo" / "texto_seguro.py"
+    rules = package / edited
     rules.write_text(rules.read_text(encoding="utf-8") + "\n# uma regra nova\n", encoding="utf-8")
     monkeypatch.setattr(markdown_cache, "PACKAGE", package)
     markdown_cache.cache_version.cache_clear()
@@ -153,15 +154,23 @@ def test_one_conversion_reads_the_addresses_the_link_rules_read(text: str) -> No
 
 
 def _count_parses(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A counter of Markdown block parses (one per conversion, shortened readings included)."""
+    """A counter of body parses: Python-Markdown's block parses (one per conversion, shortened
+    readings included) and the conversions of its fast path (`markdown_rapido`)."""
     parses = [0]
     real = markdown.blockparser.BlockParser.parseDocument
+    fast = markdown_rapido.convert
 
     def counted(self: markdown.blockparser.BlockParser, lines: list[str]) -> object:
         parses[0] += 1
         return real(self, lines)
 
+    def counted_fast(text: str) -> tuple[str, list[str]] | None:
+        converted = fast(text)
+        parses[0] += converted is not None
+        return converted
+
     monkeypatch.setattr(markdown.blockparser.BlockParser, "parseDocument", counted)
+    monkeypatch.setattr(markdown_rapido, "convert", counted_fast)
     return parses
 
 
