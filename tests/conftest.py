@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support import grupos_xdist
 from tests.support.navegador import CHROMIUM, Navegador
 
 # No per-example deadline and no "too slow" health check: on a loaded machine (CI shares its cores)
@@ -49,6 +50,11 @@ LENTOS_PRIMEIRO = (
 # Fixture scopes whose value is shared by several tests of one module: those tests run in the same
 # xdist worker, or each worker would build the fixture again.
 ESCOPOS_AGRUPADOS = frozenset({"module", "class", "package"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The groups below reach xdist's scheduler on pytest 9.2 too (tests/support/grupos_xdist.py)."""
+    grupos_xdist.registrar(config)
 
 
 @pytest.fixture
