@@ -18,7 +18,8 @@ class ContaTokens:
     """The session's model, counting the tokens of every segment it writes."""
 
     def __init__(self, modelo: Any) -> None:
-        self.modelo, self.tokens, self.limites = modelo, 0, []
+        self.modelo, self.tokens = modelo, 0
+        self.limites: list[int | None] = []
 
     def transcribe(self, *args: Any, **kwargs: Any) -> Any:
         self.limites.append(kwargs["max_new_tokens"])

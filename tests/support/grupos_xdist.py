@@ -33,7 +33,7 @@ class GrupoNoId:
         for item in items:
             sufixo = sufixo_do_grupo(item)
             if sufixo and not item.nodeid.endswith(sufixo):
-                item._id = coerce_node_id(item.nodeid + sufixo)  # type: ignore[attr-defined]
+                item._id = coerce_node_id(item.nodeid + sufixo)
 
 
 def registrar(config: pytest.Config) -> None:
