@@ -30,6 +30,7 @@ LENTOS_PRIMEIRO = (
     "tests/tse/test_suite_falhas.py",  # one test: 33 faults in a row (the tally must stay whole)
     "tests/test_demo.py",
     "tests/debate_audio/test_processar.py",
+    "tests/debate_audio/test_demo_itens.py",  # one group: the demo transcribed once per run
     "tests/redes/test_captura.py",
     "tests/debate_audio/test_falhas.py",
     "tests/redes/test_transcricao_real.py",
