@@ -11,6 +11,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.support import grupos_xdist
 from tests.support.navegador import CHROMIUM, Navegador
 
 # No per-example deadline and no "too slow" health check: on a loaded machine (CI shares its cores)
@@ -29,6 +30,7 @@ LENTOS_PRIMEIRO = (
     "tests/tse/test_suite_falhas.py",  # one test: 33 faults in a row (the tally must stay whole)
     "tests/test_demo.py",
     "tests/debate_audio/test_processar.py",
+    "tests/debate_audio/test_demo_itens.py",  # one group: the demo transcribed once per run
     "tests/redes/test_captura.py",
     "tests/debate_audio/test_falhas.py",
     "tests/redes/test_transcricao_real.py",
@@ -49,6 +51,11 @@ LENTOS_PRIMEIRO = (
 # Fixture scopes whose value is shared by several tests of one module: those tests run in the same
 # xdist worker, or each worker would build the fixture again.
 ESCOPOS_AGRUPADOS = frozenset({"module", "class", "package"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The groups below reach xdist's scheduler on pytest 9.2 too (tests/support/grupos_xdist.py)."""
+    grupos_xdist.registrar(config)
 
 
 @pytest.fixture

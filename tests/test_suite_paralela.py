@@ -50,6 +50,34 @@ def test_tests_sharing_a_module_fixture_get_one_group(pytester: pytest.Pytester)
     assert all(g.startswith(items[0].nodeid.split("::")[0] + "::") for g in grupos.values())
 
 
+GRUPO_NUM_WORKER = """
+import os
+import pytest
+
+pytestmark = pytest.mark.xdist_group("caro")
+
+@pytest.fixture(scope="module")
+def caro():
+    with open(os.environ["MARCAS_GRUPO"], "a") as f:
+        f.write(os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+
+""" + "".join(f"def test_{i}(caro): pass\n" for i in range(8))
+
+
+def test_a_group_runs_in_one_worker(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    # End to end through xdist's scheduler: on pytest 9.2 the marks alone no longer did it.
+    marcas = pytester.path / "marcas.txt"
+    monkeypatch.setenv("MARCAS_GRUPO", str(marcas))
+    pytester.makeconftest(
+        "from tests.support import grupos_xdist\n\n"
+        "def pytest_configure(config):\n    grupos_xdist.registrar(config)\n"
+    )
+    pytester.makepyfile(test_grupo=GRUPO_NUM_WORKER)
+    resultado = pytester.runpytest("-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider")
+    resultado.assert_outcomes(passed=8)
+    assert len(marcas.read_text(encoding="utf-8").splitlines()) == 1  # the module fixture built once
+
+
 def test_the_slow_modules_listed_exist() -> None:
     tests = Path(__file__).resolve().parent
     assert [m for m in LENTOS_PRIMEIRO if not (tests.parent / m).is_file()] == []

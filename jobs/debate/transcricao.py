@@ -12,6 +12,7 @@ emitted again (de-duplication by time), so nothing is lost or doubled.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +32,13 @@ REPETICAO_MAX = 3
 # A phrase of this many words or more, said twice in a row, is a loop too (up to FRASE_MAX words).
 FRASE_REPETIDA = 4
 FRASE_MAX = 12
+# Tokens Whisper may write for a window: real speech needs under 10 a second (fast Portuguese, with
+# timestamps); the cap ends a decoding loop ("o que é o que é ...", 224 tokens written for a 0.4 s
+# silent tail, ten times the CPU of the window's speech) without touching real speech. Never above
+# Whisper's own sample length, so the prompt always fits in its 448-token context.
+TOKENS_POR_SEGUNDO = 12
+TOKENS_FOLGA = 16
+TOKENS_MAX = 224
 # Without a pause for this long, the window is cut between words instead of at a pause.
 CAUDA_MAX_S = 20.0
 # Voice activity detection: pauses shorter than this do not split speech; speech is padded by this.
@@ -132,6 +140,7 @@ class Transcritor:
             temperature=TEMPERATURA,
             condition_on_previous_text=False,
             initial_prompt=" ".join(x for x in (self.opcoes.prompt, contexto) if x) or None,
+            max_new_tokens=limite_de_tokens(len(amostras) / TAXA),
         )
         palavras: list[Palavra] = []
         for segmento in segmentos:
@@ -149,6 +158,11 @@ class Transcritor:
                 prob = round(float(w.probability), 3)
                 palavras.append(Palavra(texto, round(ini, 3), round(fim, 3), prob, **medidas))
         return sem_repeticoes(palavras)
+
+
+def limite_de_tokens(duracao_s: float) -> int:
+    """The most tokens Whisper may write for a window of `duracao_s` seconds (TOKENS_POR_SEGUNDO)."""
+    return min(TOKENS_MAX, TOKENS_FOLGA + math.ceil(TOKENS_POR_SEGUNDO * duracao_s))
 
 
 def _chave(w: Palavra) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import os
 import unicodedata
@@ -143,7 +144,8 @@ def demo_transcrita(modelo: Callable[[], Any], config_audio: ConfigAudio) -> Dem
 
     Transcribing takes a minute or more on this machine, so the transcript is cached in the system's
     temporary folder under a key of the audio's bytes, the model's manifest and the code that writes
-    the transcript: any change to one of them transcribes again.
+    the transcript: any change to one of them transcribes again. Its users are one xdist group
+    (test_demo_itens.py), and a file lock keeps any other worker from transcribing it again.
     """
     if not espeak_disponivel():
         pytest.skip("espeak-ng não está instalado (o .ci/run o instala): sem fala sintética")
@@ -163,11 +165,14 @@ def demo_transcrita(modelo: Callable[[], Any], config_audio: ConfigAudio) -> Dem
     cache = (
         Path(tempfile.gettempdir()) / "eleicoes-testes-transcricao" / f"demo-{chave.hexdigest()[:20]}.jsonl"
     )
-    if not cache.is_file():
-        with tempfile.TemporaryDirectory() as tmp:
-            pasta, _ = transcrever_demo(Path(tmp), modelo, config_audio.whisper_threads)
-            cache.parent.mkdir(parents=True, exist_ok=True)
-            provisorio = cache.with_suffix(".tmp")
-            provisorio.write_bytes((pasta / "transcricao.jsonl").read_bytes())
-            provisorio.replace(cache)
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    with cache.with_suffix(".trava").open("w") as trava:
+        # A session fixture is per xdist worker: the second to ask waits for the first's transcript.
+        fcntl.flock(trava.fileno(), fcntl.LOCK_EX)
+        if not cache.is_file():
+            with tempfile.TemporaryDirectory() as tmp:
+                pasta, _ = transcrever_demo(Path(tmp), modelo, config_audio.whisper_threads)
+                provisorio = cache.with_suffix(".tmp")
+                provisorio.write_bytes((pasta / "transcricao.jsonl").read_bytes())
+                provisorio.replace(cache)
     return DemoTranscrita(cache.read_bytes(), tuple(trechos))

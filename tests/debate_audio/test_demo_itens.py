@@ -17,7 +17,8 @@ from jobs.debate.demo_audio import FALAS_DEMO, PERGUNTAS_DEMO, ROTEIRO_DEMO
 from jobs.debate.pipeline import executar
 from tests.debate_audio.conftest import DemoTranscrita, requer_espeak
 
-pytestmark = requer_espeak
+# One worker for the module: `demo_transcrita` is a session fixture, computed per worker.
+pytestmark = [requer_espeak, pytest.mark.xdist_group("demo_transcrita")]
 CHAMADAS_DO_ROTEIRO = {i for i, (quem, _) in enumerate(FALAS_DEMO) if quem == "marta-lins"} - set(
     PERGUNTAS_DEMO
 )
