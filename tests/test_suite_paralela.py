@@ -68,7 +68,11 @@ def test_a_group_runs_in_one_worker(pytester: pytest.Pytester, monkeypatch: pyte
     # End to end through xdist's scheduler: on pytest 9.2 the marks alone no longer did it.
     marcas = pytester.path / "marcas.txt"
     monkeypatch.setenv("MARCAS_GRUPO", str(marcas))
+    # The workers start in pytester's folder: the conftest puts the repository on their path, or
+    # `tests` imports only where the caller's environment sets PYTHONPATH (`make test` does not).
+    repo = Path(__file__).resolve().parents[1]
     pytester.makeconftest(
+        f"import sys\nsys.path.insert(0, {str(repo)!r})\n"
         "from tests.support import grupos_xdist\n\n"
         "def pytest_configure(config):\n    grupos_xdist.registrar(config)\n"
     )
