@@ -21,6 +21,8 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +42,9 @@ SP = "sp-c0001-e006258-u"
 DOC = REPO / "docs" / "OPERACAO.md"
 START_MARK = "<!-- suite-falhas: gerado por tests/tse/test_suite_falhas.py -->"
 END_MARK = "<!-- fim da suite-falhas -->"
+# Faults run at once (each on its own bench): enough to hide the waits, few enough that a clean
+# answer on a loaded machine stays far inside the client's timeouts.
+SIMULTANEAS = 4
 
 
 @dataclass(frozen=True)
@@ -145,14 +150,19 @@ class Resultado:
     problemas: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
-def bancada(
-    synthetic_night: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Path, Replay, ProxyServer]]:
-    """A signed night, its replay server and the fault proxy in front of it."""
+@dataclass
+class Bancada:
+    """A replay server over the signed night and the fault proxy in front of it."""
+
+    replay: Replay
+    proxy: ProxyServer
+
+
+@contextmanager
+def _bancada(noite: Path) -> Iterator[Bancada]:
+    """Start a bench on free loopback ports; stopped on exit."""
     from jobs.tse.replay import make_server
 
-    noite = signed_copy(synthetic_night, tmp_path_factory.mktemp("suite") / "noite")
     server = make_server(noite)
     server.iniciar()
     proxy = ProxyServer(server.url_base, assinar=sign)
@@ -162,10 +172,18 @@ def bancada(
     mal.falhas(adulterado=["*-u.json"], ausente=["*.jws"])
     mal.iniciar()
     proxy.estado.outro_host = mal.url_base.removeprefix("http://")
-    yield noite, Replay(server), proxy
-    mal.parar()
-    proxy.parar()
-    server.parar()
+    try:
+        yield Bancada(Replay(server), proxy)
+    finally:
+        mal.parar()
+        proxy.parar()
+        server.parar()
+
+
+@pytest.fixture(scope="module")
+def noite_assinada(synthetic_night: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The synthetic night with `.jws` twins signed by the test key (read-only: servers only read it)."""
+    return signed_copy(synthetic_night, tmp_path_factory.mktemp("suite") / "noite")
 
 
 class _Clock:
@@ -224,16 +242,25 @@ def _reading_state(entry: dict[str, Any]) -> str:
 def run_fault(
     c: Cenario,
     noite: Path,
+    referencia: dict[int, list[tuple[int, float, list[float]]]],
+    dados: Path,
+    make_job: Callable[[ConfigTse], Job],
+) -> Resultado:
+    """The script of one fault (see the module docstring), on a bench of its own."""
+    with _bancada(noite) as b:
+        return _script(c, noite, b.replay, b.proxy, referencia, dados, make_job)
+
+
+def _script(
+    c: Cenario,
+    noite: Path,
     replay: Replay,
     proxy: ProxyServer,
     referencia: dict[int, list[tuple[int, float, list[float]]]],
     dados: Path,
     make_job: Callable[[ConfigTse], Job],
 ) -> Resultado:
-    """The script of one fault (see the module docstring)."""
     res = Resultado(c)
-    replay.limpar()
-    proxy.limpar()
     replay.avancar(para=0)
     config = _config(proxy.url_base, dados, **c.config)
     job = make_job(config)
@@ -324,25 +351,28 @@ def tally(resultados: list[Resultado]) -> str:
 
 
 def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
-    bancada: tuple[Path, Replay, ProxyServer],
+    noite_assinada: Path,
     job_factory: Callable[[ConfigTse], Job],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    noite, replay, proxy = bancada
-    replay.limpar()
-    proxy.limpar()
-    replay.avancar(para=0)
-    clean = job_factory(_config(proxy.url_base, tmp_path / "limpo"))
-    referencia: dict[int, list[tuple[int, float, list[float]]]] = {}
-    for k in (0, 1, 2):
-        replay.avancar(para=k)
-        [r] = clean.ciclo()
-        assert r.publicavel is True
-        referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
-    resultados = [
-        run_fault(c, noite, replay, proxy, referencia, tmp_path / c.nome, job_factory) for c in CENARIOS
-    ]
+    with _bancada(noite_assinada) as b:
+        clean = job_factory(_config(b.proxy.url_base, tmp_path / "limpo"))
+        referencia: dict[int, list[tuple[int, float, list[float]]]] = {}
+        for k in (0, 1, 2):
+            b.replay.avancar(para=k)
+            [r] = clean.ciclo()
+            assert r.publicavel is True
+            referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
+    # Each fault has its own servers and data folder, so a few run at once: the ones that wait on
+    # purpose (a timeout, a drip cut at the deadline) overlap with the others' work instead of
+    # adding up. `map` keeps the tally in CENARIOS order.
+    with ThreadPoolExecutor(max_workers=SIMULTANEAS) as pool:
+        resultados = list(
+            pool.map(
+                lambda c: run_fault(c, noite_assinada, referencia, tmp_path / c.nome, job_factory), CENARIOS
+            )
+        )
     bloco = tally(resultados)
     with capsys.disabled():  # the tally is part of `make test`'s output
         print("\n" + bloco)
