@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ SP = "sp-c0001-e006258-u"
 DOC = REPO / "docs" / "OPERACAO.md"
 START_MARK = "<!-- suite-falhas: gerado por tests/tse/test_suite_falhas.py -->"
 END_MARK = "<!-- fim da suite-falhas -->"
-# Faults run at once (each on its own bench): enough to hide the waits, few enough that a clean
+# Faults run at once (one bench per thread): enough to hide the waits, few enough that a clean
 # answer on a loaded machine stays far inside the client's timeouts.
 SIMULTANEAS = 4
 
@@ -239,16 +240,38 @@ def _reading_state(entry: dict[str, Any]) -> str:
     return estado
 
 
+class Bancadas:
+    """One bench per thread of the pool, started at its first fault and reused (each fault clears
+    the faults and rewinds the night first, as one bench did for the faults in a row)."""
+
+    def __init__(self, noite: Path, pilha: ExitStack) -> None:
+        self.noite = noite
+        self._pilha = pilha
+        self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def desta_thread(self) -> Bancada:
+        """This thread's bench."""
+        bancada: Bancada | None = getattr(self._local, "bancada", None)
+        if bancada is None:
+            with self._lock:  # ExitStack is not thread-safe
+                bancada = self._pilha.enter_context(_bancada(self.noite))
+            self._local.bancada = bancada
+        return bancada
+
+
 def run_fault(
     c: Cenario,
-    noite: Path,
+    bancadas: Bancadas,
     referencia: dict[int, list[tuple[int, float, list[float]]]],
     dados: Path,
     make_job: Callable[[ConfigTse], Job],
 ) -> Resultado:
-    """The script of one fault (see the module docstring), on a bench of its own."""
-    with _bancada(noite) as b:
-        return _script(c, noite, b.replay, b.proxy, referencia, dados, make_job)
+    """The script of one fault (see the module docstring), on its thread's bench."""
+    b = bancadas.desta_thread()
+    b.replay.limpar()
+    b.proxy.limpar()
+    return _script(c, bancadas.noite, b.replay, b.proxy, referencia, dados, make_job)
 
 
 def _script(
@@ -364,14 +387,13 @@ def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
             [r] = clean.ciclo()
             assert r.publicavel is True
             referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
-    # Each fault has its own servers and data folder, so a few run at once: the ones that wait on
-    # purpose (a timeout, a drip cut at the deadline) overlap with the others' work instead of
-    # adding up. `map` keeps the tally in CENARIOS order.
-    with ThreadPoolExecutor(max_workers=SIMULTANEAS) as pool:
+    # Each thread of the pool has its own servers and each fault its own data folder, so a few
+    # faults run at once: the ones that wait on purpose (a timeout, a drip cut at the deadline)
+    # overlap with the others' work instead of adding up. `map` keeps the tally in CENARIOS order.
+    with ExitStack() as pilha, ThreadPoolExecutor(max_workers=SIMULTANEAS) as pool:
+        bancadas = Bancadas(noite_assinada, pilha)
         resultados = list(
-            pool.map(
-                lambda c: run_fault(c, noite_assinada, referencia, tmp_path / c.nome, job_factory), CENARIOS
-            )
+            pool.map(lambda c: run_fault(c, bancadas, referencia, tmp_path / c.nome, job_factory), CENARIOS)
         )
     bloco = tally(resultados)
     with capsys.disabled():  # the tally is part of `make test`'s output
