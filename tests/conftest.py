@@ -13,11 +13,6 @@ from hypothesis import HealthCheck, settings
 
 from tests.support.navegador import CHROMIUM, Navegador
 
-try:  # pytest >= 9.2: structured node ids (see _grupo_no_id)
-    from _pytest.nodeid import NodeId
-except ImportError:  # pragma: no cover - older pytest, where xdist's own suffix works
-    NodeId = None  # type: ignore[assignment,misc]
-
 # No per-example deadline and no "too slow" health check: on a loaded machine (CI shares its cores)
 # both fail a correct test. The number of examples stays what each test asks for.
 settings.register_profile(
@@ -107,27 +102,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: posicao.get(item.nodeid.split("::", 1)[0], len(posicao)))  # stable
     grupos = _grupos(items)
     for item in items:
-        if item.get_closest_marker("xdist_group") is None and (grupo := grupos.get(item.nodeid)) is not None:
-            item.add_marker(pytest.mark.xdist_group(grupo))  # a group set by the module itself wins
-        if getattr(config.option, "loadgroup", False):  # set in an xdist worker under --dist loadgroup
-            _grupo_no_id(item)
-
-
-def _grupo_no_id(item: pytest.Item) -> None:
-    """Append the item's xdist group to its structured node id, as pytest-xdist means to.
-
-    pytest-xdist (3.8) tells the controller an item's group by appending `@group` to `item._nodeid`,
-    which the structured ids of pytest 9.2 ignore (pytest-dev/pytest-xdist#1386): no group reached
-    the scheduler, so every module fixture was built again in each worker that got one of its tests.
-    Same name as xdist's (sorted group names joined by `_`); older pytest keeps xdist's own suffix.
-    """
-    if NodeId is None or not isinstance(getattr(item, "_id", None), NodeId):
-        return
-    nomes = sorted(
-        {
-            str(m.args[0] if m.args else m.kwargs.get("name", "default"))
-            for m in item.iter_markers("xdist_group")
-        }
-    )
-    if nomes and "@" not in item.nodeid.rpartition("]")[2]:
-        item._id = NodeId.parse(f"{item.nodeid}@{'_'.join(nomes)}")
+        if item.get_closest_marker("xdist_group") is not None:
+            continue  # a group set by the module itself wins
+        if (grupo := grupos.get(item.nodeid)) is not None:
+            item.add_marker(pytest.mark.xdist_group(grupo))

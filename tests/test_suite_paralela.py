@@ -50,49 +50,6 @@ def test_tests_sharing_a_module_fixture_get_one_group(pytester: pytest.Pytester)
     assert all(g.startswith(items[0].nodeid.split("::")[0] + "::") for g in grupos.values())
 
 
-GRUPO_NUM_WORKER = """
-import os
-from pathlib import Path
-
-import pytest
-
-LOG = Path(os.environ["LOG_GRUPOS"])
-
-def _log(texto):
-    with LOG.open("a") as f:
-        f.write(texto + "\\n")
-
-@pytest.fixture(scope="module")
-def caro():
-    _log("montado")
-
-@pytest.mark.parametrize("i", range(6))
-def test_caro(caro, i):
-    _log(os.environ["PYTEST_XDIST_WORKER"])
-
-@pytest.mark.parametrize("i", range(6))
-def test_livre(i):
-    pass
-"""
-
-
-def test_a_group_runs_in_one_xdist_worker_and_builds_its_fixture_once(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """`-n 2 --dist loadgroup`, as `make unit` runs: the group reaches xdist's scheduler (whatever
-    the pytest version does to node ids), so the module fixture is built once, in one worker."""
-    pytester.makeconftest("from tests.conftest import pytest_collection_modifyitems  # noqa: F401")
-    pytester.makepyfile(test_grupo=GRUPO_NUM_WORKER)
-    log = pytester.path / "grupos.log"
-    monkeypatch.setenv("LOG_GRUPOS", str(log))
-    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).resolve().parent.parent))
-    result = pytester.runpytest_subprocess("-n", "2", "--dist", "loadgroup", "-p", "no:cacheprovider")
-    result.assert_outcomes(passed=12)
-    linhas = log.read_text().split()
-    assert linhas.count("montado") == 1, linhas
-    assert len({w for w in linhas if w != "montado"}) == 1, linhas
-
-
 def test_the_slow_modules_listed_exist() -> None:
     tests = Path(__file__).resolve().parent
     assert [m for m in LENTOS_PRIMEIRO if not (tests.parent / m).is_file()] == []
