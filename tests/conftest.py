@@ -27,7 +27,7 @@ settings.load_profile("eleicoes")
 # largest sums of many short tests. Order only; a module missing from the list runs in its usual place.
 LENTOS_PRIMEIRO = (
     "tests/debate_audio/test_escolha_modelo.py",  # one test: the model queue behind a slow window
-    "tests/tse/test_suite_falhas.py",  # one test: 33 faults in a row (the tally must stay whole)
+    "tests/tse/test_suite_falhas.py",  # one test: 33 faults, four at a time (the tally stays whole)
     "tests/test_demo.py",
     "tests/debate_audio/test_processar.py",
     "tests/debate_audio/test_demo_itens.py",  # one group: the demo transcribed once per run

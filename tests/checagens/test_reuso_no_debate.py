@@ -13,13 +13,43 @@ import pytest
 from jobs.checagens.configuracao import ConfigMemoria
 from jobs.debate.reuso import memoria_do_debate
 from jobs.fontes.busca import checagens_publicadas
-from site_builder.build import build_site
+from site_builder.build import TEMPLATE_CACHE, build_site
 from site_builder.errors import BuildError
-from tests.checagens.conftest import FIXTURES
+from site_builder.writer import STATE_PARENT
+from tests.checagens.conftest import FIXTURES, REPO, SITE_MINIMO
 from tests.checagens.test_regras import INVALIDAS, destino, expectativas
 
 CHECAGENS = [f for f in INVALIDAS if f.suffix == ".md"]
 REPETIDA = "O estado abriu 300 leitos de UTI em 2025."  # the claim of valida.md and of the fixtures
+
+
+@pytest.fixture(scope="module")
+def _projeto(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One project folder for the module's 135 tests, its templates copied once."""
+    root = tmp_path_factory.mktemp("reuso") / "site"
+    shutil.copytree(REPO / "templates", root / "templates")
+    return root
+
+
+@pytest.fixture
+def site(_projeto: Path) -> Path:
+    """The builder's minimal fixture site, as tests/checagens/conftest.py's `site` gives it, at the
+    module's one path: content and data restored, every build cache and accepted copy dropped
+    except the compiled templates (keyed by their source checksum, as on any second build of a
+    project). Compiling the templates again was half of each test."""
+    for pasta in ("content", "data"):
+        shutil.rmtree(_projeto / pasta, ignore_errors=True)
+        shutil.copytree(SITE_MINIMO / pasta, _projeto / pasta)
+    for cache in (_projeto / ".cache").glob("*"):
+        partes = [cache]
+        if cache.name == STATE_PARENT:
+            partes = [p for p in cache.iterdir() if p.name != TEMPLATE_CACHE]
+        for parte in partes:
+            if parte.is_dir():
+                shutil.rmtree(parte)
+            else:
+                parte.unlink()
+    return _projeto
 
 
 @pytest.mark.parametrize("fixture", CHECAGENS, ids=lambda p: p.name)

@@ -45,6 +45,10 @@ def _proxy(upstream: str, mode: dict[str, str]) -> http.server.ThreadingHTTPServ
     parts = urlsplit(upstream)
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        # botocore sends each PUT with `Expect: 100-continue` and holds the body until the server
+        # says "100 Continue" or a second has passed; http.server says it only under HTTP/1.1.
+        protocol_version = "HTTP/1.1"
+
         def log_message(self, format: str, *args: object) -> None:
             del format, args
 

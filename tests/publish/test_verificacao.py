@@ -36,6 +36,8 @@ def _proxy(upstream: str, drop: threading.Event) -> http.server.ThreadingHTTPSer
     parts = urlsplit(upstream)
 
     class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # "100 Continue" to botocore's PUTs (test_put_verificado.py)
+
         def log_message(self, format: str, *args: object) -> None:
             del format, args
 

@@ -19,8 +19,11 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +43,9 @@ SP = "sp-c0001-e006258-u"
 DOC = REPO / "docs" / "OPERACAO.md"
 START_MARK = "<!-- suite-falhas: gerado por tests/tse/test_suite_falhas.py -->"
 END_MARK = "<!-- fim da suite-falhas -->"
+# Faults run at once (one bench per thread): enough to hide the waits, few enough that a clean
+# answer on a loaded machine stays far inside the client's timeouts.
+SIMULTANEAS = 4
 
 
 @dataclass(frozen=True)
@@ -145,14 +151,19 @@ class Resultado:
     problemas: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
-def bancada(
-    synthetic_night: Path, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[tuple[Path, Replay, ProxyServer]]:
-    """A signed night, its replay server and the fault proxy in front of it."""
+@dataclass
+class Bancada:
+    """A replay server over the signed night and the fault proxy in front of it."""
+
+    replay: Replay
+    proxy: ProxyServer
+
+
+@contextmanager
+def _bancada(noite: Path) -> Iterator[Bancada]:
+    """Start a bench on free loopback ports; stopped on exit."""
     from jobs.tse.replay import make_server
 
-    noite = signed_copy(synthetic_night, tmp_path_factory.mktemp("suite") / "noite")
     server = make_server(noite)
     server.iniciar()
     proxy = ProxyServer(server.url_base, assinar=sign)
@@ -162,10 +173,18 @@ def bancada(
     mal.falhas(adulterado=["*-u.json"], ausente=["*.jws"])
     mal.iniciar()
     proxy.estado.outro_host = mal.url_base.removeprefix("http://")
-    yield noite, Replay(server), proxy
-    mal.parar()
-    proxy.parar()
-    server.parar()
+    try:
+        yield Bancada(Replay(server), proxy)
+    finally:
+        mal.parar()
+        proxy.parar()
+        server.parar()
+
+
+@pytest.fixture(scope="module")
+def noite_assinada(synthetic_night: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The synthetic night with `.jws` twins signed by the test key (read-only: servers only read it)."""
+    return signed_copy(synthetic_night, tmp_path_factory.mktemp("suite") / "noite")
 
 
 class _Clock:
@@ -221,7 +240,41 @@ def _reading_state(entry: dict[str, Any]) -> str:
     return estado
 
 
+class Bancadas:
+    """One bench per thread of the pool, started at its first fault and reused (each fault clears
+    the faults and rewinds the night first, as one bench did for the faults in a row)."""
+
+    def __init__(self, noite: Path, pilha: ExitStack) -> None:
+        self.noite = noite
+        self._pilha = pilha
+        self._lock = threading.Lock()
+        self._local = threading.local()
+
+    def desta_thread(self) -> Bancada:
+        """This thread's bench."""
+        bancada: Bancada | None = getattr(self._local, "bancada", None)
+        if bancada is None:
+            with self._lock:  # ExitStack is not thread-safe
+                bancada = self._pilha.enter_context(_bancada(self.noite))
+            self._local.bancada = bancada
+        return bancada
+
+
 def run_fault(
+    c: Cenario,
+    bancadas: Bancadas,
+    referencia: dict[int, list[tuple[int, float, list[float]]]],
+    dados: Path,
+    make_job: Callable[[ConfigTse], Job],
+) -> Resultado:
+    """The script of one fault (see the module docstring), on its thread's bench."""
+    b = bancadas.desta_thread()
+    b.replay.limpar()
+    b.proxy.limpar()
+    return _script(c, bancadas.noite, b.replay, b.proxy, referencia, dados, make_job)
+
+
+def _script(
     c: Cenario,
     noite: Path,
     replay: Replay,
@@ -230,10 +283,7 @@ def run_fault(
     dados: Path,
     make_job: Callable[[ConfigTse], Job],
 ) -> Resultado:
-    """The script of one fault (see the module docstring)."""
     res = Resultado(c)
-    replay.limpar()
-    proxy.limpar()
     replay.avancar(para=0)
     config = _config(proxy.url_base, dados, **c.config)
     job = make_job(config)
@@ -324,25 +374,27 @@ def tally(resultados: list[Resultado]) -> str:
 
 
 def test_every_fault_is_survived_with_no_reading_lost_and_no_wrong_projection(
-    bancada: tuple[Path, Replay, ProxyServer],
+    noite_assinada: Path,
     job_factory: Callable[[ConfigTse], Job],
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    noite, replay, proxy = bancada
-    replay.limpar()
-    proxy.limpar()
-    replay.avancar(para=0)
-    clean = job_factory(_config(proxy.url_base, tmp_path / "limpo"))
-    referencia: dict[int, list[tuple[int, float, list[float]]]] = {}
-    for k in (0, 1, 2):
-        replay.avancar(para=k)
-        [r] = clean.ciclo()
-        assert r.publicavel is True
-        referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
-    resultados = [
-        run_fault(c, noite, replay, proxy, referencia, tmp_path / c.nome, job_factory) for c in CENARIOS
-    ]
+    with _bancada(noite_assinada) as b:
+        clean = job_factory(_config(b.proxy.url_base, tmp_path / "limpo"))
+        referencia: dict[int, list[tuple[int, float, list[float]]]] = {}
+        for k in (0, 1, 2):
+            b.replay.avancar(para=k)
+            [r] = clean.ciclo()
+            assert r.publicavel is True
+            referencia[k] = _numbers(saida(snapshots(tmp_path / "limpo" / "tse" / "6258" / "presidente")[-1]))
+    # Each thread of the pool has its own servers and each fault its own data folder, so a few
+    # faults run at once: the ones that wait on purpose (a timeout, a drip cut at the deadline)
+    # overlap with the others' work instead of adding up. `map` keeps the tally in CENARIOS order.
+    with ExitStack() as pilha, ThreadPoolExecutor(max_workers=SIMULTANEAS) as pool:
+        bancadas = Bancadas(noite_assinada, pilha)
+        resultados = list(
+            pool.map(lambda c: run_fault(c, bancadas, referencia, tmp_path / c.nome, job_factory), CENARIOS)
+        )
     bloco = tally(resultados)
     with capsys.disabled():  # the tally is part of `make test`'s output
         print("\n" + bloco)
