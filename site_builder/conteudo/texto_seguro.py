@@ -150,9 +150,10 @@ def problemas_do_corpo(corpo: str, enderecos: Callable[[str], list[str]]) -> Ite
     if problema := html_bruto(corpo):
         tag = _TAG.search(corpo)
         yield (corpo.count("\n", 0, tag.start()) + 1 if tag else 1), problema
-    for numero, linha in enumerate(corpo.split("\n"), start=1):
-        if problema := caractere_oculto(linha):
-            yield numero, problema
+    if _OCULTO.search(corpo) is not None:  # one search of the body, not one call per line
+        for numero, linha in enumerate(corpo.split("\n"), start=1):
+            if problema := caractere_oculto(linha):
+                yield numero, problema
     for endereco in enderecos(corpo):
         if problema := url_proibida(endereco):
             yield linha_de(corpo, endereco), f"link '{endereco[:80]}': {problema}"
