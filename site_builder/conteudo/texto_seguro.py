@@ -10,6 +10,7 @@ invisible characters are dropped, and only then is the scheme read. Allowed: `ht
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 import unicodedata
@@ -149,9 +150,10 @@ def problemas_do_corpo(corpo: str, enderecos: Callable[[str], list[str]]) -> Ite
     if problema := html_bruto(corpo):
         tag = _TAG.search(corpo)
         yield (corpo.count("\n", 0, tag.start()) + 1 if tag else 1), problema
-    for numero, linha in enumerate(corpo.split("\n"), start=1):
-        if problema := caractere_oculto(linha):
-            yield numero, problema
+    if _OCULTO.search(corpo) is not None:  # one search of the body, not one call per line
+        for numero, linha in enumerate(corpo.split("\n"), start=1):
+            if problema := caractere_oculto(linha):
+                yield numero, problema
     for endereco in enderecos(corpo):
         if problema := url_proibida(endereco):
             yield linha_de(corpo, endereco), f"link '{endereco[:80]}': {problema}"
@@ -273,6 +275,9 @@ def custo_de_conversao(corpo: str) -> tuple[int, int, int]:
     return links, blocos, linha_do_pior
 
 
+# Kept for the last few bodies: the content rules judge a body (`problemas_do_corpo`) right
+# before the converter guards the same text again (`markdown_render`), a second full scan.
+@functools.lru_cache(maxsize=8)
 def conversao_excessiva(corpo: str) -> tuple[int, str] | None:
     """(line, from 1, and why) converting `corpo` to HTML would take too long, or None: over
     `MAX_CORPO` characters, or over `MAX_CUSTO_CONVERSAO` (see `custo_de_conversao`)."""

@@ -163,6 +163,13 @@ def test_a_varredura_de_aninhamento_ignora_textos_e_comentarios() -> None:
     assert linha_aninhada_demais(texto + "e = [[[3]]]\n", limite=2) == 7
 
 
+def test_a_varredura_de_aninhamento_no_limite_exato() -> None:
+    """One bracket more than the limit is found; as many as the limit skip the scan, rightly."""
+    assert linha_aninhada_demais("a = 1\nb = [[[1]]]\n", limite=2) == 2
+    assert linha_aninhada_demais("a = 1\nb = [[[1]]]\n", limite=3) == 0
+    assert linha_aninhada_demais("b = [{x = [1]}]\n", limite=2) == 1
+
+
 def test_crlf_do_windows_le_como_lf(
     projeto: Path, site: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

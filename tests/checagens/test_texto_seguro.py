@@ -105,3 +105,9 @@ def test_huge_body_is_refused_without_being_rendered() -> None:
     assert [p for _, p in ts.problemas_do_corpo("a" * (ts.MAX_CORPO + 1), addresses)] == [
         f"a explicação tem {ts.MAX_CORPO + 1} caracteres; o limite é {ts.MAX_CORPO}"
     ]
+
+
+def test_body_hidden_characters_name_their_lines() -> None:
+    corpo = "Primeira linha.\n\nzero\u200bwidth aqui.\n\nsem nada\nde novo\u202e aqui\n"
+    assert [n for n, _ in ts.problemas_do_corpo(corpo, addresses)] == [3, 6]
+    assert list(ts.problemas_do_corpo("Nada oculto.\n\n\U0001f469\u200d\U0001f4bb\n", addresses)) == []
