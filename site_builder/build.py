@@ -288,7 +288,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         raise
     # Rows are kept by what they show, valid whether this build commits or not: saved before the
     # commit, so that nothing but the commit's own steps lies between its journal and its end.
-    rows.save({listing_key(c, ctx) for c in ctx.checagens} if rows.rendered else set())
+    if rows.rendered:  # else the file already holds every row this build showed
+        rows.save({listing_key(c, ctx) for c in ctx.checagens})
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()

@@ -173,10 +173,8 @@ class ListingRows:
         return self._kept
 
     def save(self, live: set[str]) -> None:
-        """Keep the rows of the checks whose keys are in `live` (the site's checks), when this
-        build rendered any (else the file already holds what the build showed)."""
-        if not self.rendered:
-            return
+        """Keep the rows of the checks whose keys are in `live` (the site's checks): called when
+        this build rendered any (`rendered`)."""
         rows = {key: html for key, html in {**self._stored(), **self._used}.items() if key in live}
         with contextlib.suppress(OSError):  # a cache not written only means rendering the rows again
             write_atomic(self.path, pickle.dumps((_ROWS_FORMAT, self._salt, rows), pickle.HIGHEST_PROTOCOL))
