@@ -49,10 +49,23 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def load_description() -> str:
+    """The machine's load averages as the figures are written: the 5- and 15-minute ones cover
+    the run of a short benchmark, so every section says how busy the machine was."""
+    if not hasattr(os, "getloadavg"):
+        return "Load average: not available on this system."
+    one, five, fifteen = os.getloadavg()
+    return (
+        f"Load average (1, 5, 15 min) when these figures were written: {one:.1f}, {five:.1f}, {fifteen:.1f}."
+    )
+
+
 def write_section(name: str, command: str, body: str, path: Path = PERFORMANCE_MD) -> None:
-    """Replace (or append) the section `name` of docs/PERFORMANCE.md with `body`."""
+    """Replace (or append) the section `name` of docs/PERFORMANCE.md with `body`, under a line
+    naming the machine (CPU model) and one giving its load."""
     today = dt.datetime.now(dt.UTC).date().isoformat()
     section = (
-        f"## {name}\n\nMeasured {today} on: {machine_description()}.\nReproduce with: `{command}`\n\n{body}"
+        f"## {name}\n\nMeasured {today} on: {machine_description()}.\n{load_description()}\n"
+        f"Reproduce with: `{command}`\n\n{body}"
     )
     write_marked_section(path, name, section, HEADER)

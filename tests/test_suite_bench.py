@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from benchmarks.report import HEADER, write_section
+from benchmarks.report import HEADER, machine_description, write_section
 from benchmarks.suite_bench import (
     REPO,
     SECAO_CARGA,
@@ -106,6 +106,9 @@ def test_the_sections_carry_the_figures_and_the_target(tmp_path: Path) -> None:
     assert escrito.startswith(HEADER)
     assert escrito.count(f"<!-- BEGIN {SECAO_SOZINHA} -->") == 1 and f"<!-- END {SECAO_CARGA} -->" in escrito
     assert "Reproduce with: `python benchmarks/suite_bench.py --carga`" in escrito
+    # Every section names the CPU and the machine's load when its figures were written.
+    assert escrito.count("Load average (1, 5, 15 min) when these figures were written: ") == 2
+    assert escrito.count(f"on: {machine_description()}.") == 2
     # Rerunning one mode replaces its section only.
     write_section(SECAO_SOZINHA, "python benchmarks/suite_bench.py", corpo(uma, "fedcba9", 0.1, 0.2, 0), doc)
     escrito = doc.read_text(encoding="utf-8")
