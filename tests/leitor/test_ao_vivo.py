@@ -135,6 +135,7 @@ class ComEtag(SiteHandler):
 
 class ServidorComEtag(http.server.ThreadingHTTPServer):
     nao_modificados: threading.Semaphore
+    request_queue_size = 64  # as jobs/serve.py's SiteServer: a browser's connections at once
 
 
 def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
