@@ -1,4 +1,5 @@
-"""The session model's memory (tests/support/whisper_memo.py) answers only what Whisper answered."""
+"""The memories of the real models (tests/support/whisper_memo.py, e5_memo.py) answer only what the
+model answered, for exactly the same input."""
 
 from __future__ import annotations
 
@@ -62,3 +63,34 @@ def test_other_samples_other_options_or_a_path_go_to_the_real_model() -> None:
     memo.transcribe("gravacao.wav", language="pt")
     memo.transcribe("gravacao.wav", language="pt")
     assert real.chamadas == 6 and memo.acertos == 0
+
+
+class E5Falso:
+    """Counts its calls; its vectors depend on the texts and on how it was made."""
+
+    chamadas = 0
+
+    def __init__(self, variant: str = "original", num_threads: int | None = None) -> None:
+        self.variant = variant
+
+    def query(self, texts: list[str]) -> np.ndarray:
+        type(self).chamadas += 1
+        return np.array([[len(t), len(self.variant)] for t in texts], dtype=np.float32)
+
+
+def test_e5_answers_only_the_same_texts_to_a_model_made_the_same_way_from_memory() -> None:
+    from tests.support import e5_memo
+
+    class Memorizado(e5_memo.E5Memorizado):
+        real_cls = E5Falso
+
+    E5Falso.chamadas = 0
+    a = Memorizado(variant="enpt", num_threads=1).query(["um", "dois"])
+    b = Memorizado(variant="enpt", num_threads=1).query(["um", "dois"])  # another instance, same texts
+    assert E5Falso.chamadas == 1 and np.array_equal(a, b) and b.dtype == np.float32
+    b[0, 0] = -1  # a caller's changes do not reach the next answer
+    assert np.array_equal(Memorizado(variant="enpt", num_threads=1).query(["um", "dois"]), a)
+    Memorizado(variant="enpt", num_threads=1).query(["dois", "um"])
+    Memorizado(variant="original", num_threads=1).query(["um", "dois"])
+    assert E5Falso.chamadas == 3
+    assert Memorizado(variant="enpt").variant == "enpt"  # anything else is the real model's
