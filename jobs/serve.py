@@ -322,6 +322,10 @@ class SiteHandler(http.server.BaseHTTPRequestHandler):
 class SiteServer(http.server.ThreadingHTTPServer):
     """The threading server, with a client that went away logged quietly (not a traceback)."""
 
+    # A browser opens several connections at once for a page's files; past the standard library's
+    # listen backlog of 5 the kernel drops the SYNs and the browser resends them a second later.
+    request_queue_size = 64
+
     def handle_error(self, request: Any, client_address: Any) -> None:
         """One debug line instead of the standard library's English traceback on stderr."""
         del request

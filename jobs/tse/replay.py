@@ -411,6 +411,9 @@ class ReplayServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
+    # The polling job opens `conexoes` (8) connections at once; past the standard library's listen
+    # backlog of 5 the kernel drops the SYNs and the client resends them a second later.
+    request_queue_size = 64
 
     def __init__(self, estado: EstadoReplay, porta: int = 0) -> None:
         self.estado = estado

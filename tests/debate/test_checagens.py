@@ -148,7 +148,7 @@ def busca_web() -> Iterator[tuple[str, list[tuple[int, bytes, float]]]]:
     respostas: list[tuple[int, bytes, float]] = []
     handler = type("H", (_Busca,), {"respostas": respostas})
     servidor = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=servidor.serve_forever, daemon=True)
+    thread = threading.Thread(target=servidor.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{servidor.server_address[1]}/search", respostas
     servidor.shutdown()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import fcntl
 import functools
 import os
+import threading
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,12 @@ from typing import Any
 import numpy as np
 import pytest
 
+from jobs.debate import modelo_whisper
 from jobs.debate.audio import TAXA, Amostras, para_wav
 from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.demo_audio import ROTEIRO_DEMO, TrechoFalado, espeak_disponivel, montar, sintetizar
 from jobs.debate.modelo_whisper import carregar_modelo, resolver_modelo
+from tests.support.whisper_memo import WhisperMemorizado
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -87,10 +90,30 @@ def config_audio() -> ConfigAudio:
 
 
 @pytest.fixture(scope="session")
-def modelo(config_audio: ConfigAudio) -> Callable[[], Any]:
-    """A factory returning the one faster-whisper model of the session (loaded on first use)."""
+def modelo(config_audio: ConfigAudio) -> Iterator[Callable[[], Any]]:
+    """A factory returning the one faster-whisper model of the session (loaded on first use).
+
+    The model is the real one wrapped in `WhisperMemorizado` (tests/support/whisper_memo.py): an
+    input it has already transcribed in this process is answered with what Whisper said then, any
+    other goes to Whisper. The wrapper takes the real model's place in the process's model cache,
+    so the command line run in-process (`eleicoes debate processar`) gets it too.
+    """
     caminho = resolver_modelo(config_audio.whisper_modelo, Path(config_audio.whisper_cache))
-    return functools.partial(carregar_modelo, caminho, config_audio.whisper_threads)
+    chave = (caminho, config_audio.whisper_threads)
+    trava = threading.Lock()
+
+    def carregar() -> Any:
+        with trava:
+            atual = carregar_modelo(*chave)
+            if not isinstance(atual, WhisperMemorizado):
+                atual = modelo_whisper._MODELOS[chave] = WhisperMemorizado(atual)
+            return atual
+
+    yield carregar
+    with trava:
+        atual = modelo_whisper._MODELOS.get(chave)
+        if isinstance(atual, WhisperMemorizado):
+            modelo_whisper._MODELOS[chave] = atual.real
 
 
 def gravar_segmentos(amostras: Amostras, pasta: Path, duracao_s: float = DURACAO_SEGMENTO_S) -> list[Path]:

@@ -50,7 +50,7 @@ def servidor(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     pasta.mkdir()
     handler = functools.partial(_Silencioso, directory=str(pasta))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}", pasta

@@ -46,7 +46,7 @@ def servido(site_completo: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
     shutil.copytree(site_completo, out)
     acelerar(out / CORRIDA.strip("/") / "index.html")
     server = make_server(out, port=0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         yield out, f"http://127.0.0.1:{server.server_address[1]}"
     finally:
@@ -135,6 +135,7 @@ class ComEtag(SiteHandler):
 
 class ServidorComEtag(http.server.ThreadingHTTPServer):
     nao_modificados: threading.Semaphore
+    request_queue_size = 64  # as jobs/serve.py's SiteServer: a browser's connections at once
 
 
 def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
@@ -146,7 +147,7 @@ def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
     acelerar(pagina)
     server = ServidorComEtag(("127.0.0.1", 0), functools.partial(ComEtag, directory=str(out)))
     server.nao_modificados = threading.Semaphore(0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True) as aba:
@@ -196,7 +197,7 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
     build_site(projeto, out, strict=True)
     acelerar(out / DEBATE / "index.html")
     server = make_server(out, port=0, clock=lambda: NOITE)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         with (
             Navegador() as browser,

@@ -57,7 +57,7 @@ def project(root: Path) -> Path:
 def serve_on(folder: Path, clock: Callable[[], dt.datetime]) -> Iterator[str]:
     # The site server with its `Date` header on the replayed night's clock (the browser's is today).
     server = make_server(folder, port=0, clock=clock)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

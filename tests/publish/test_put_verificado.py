@@ -103,7 +103,7 @@ def mentiroso(s3: S3) -> Iterator[tuple[S3Target, dict[str, str]]]:
     """The test's bucket through the lying proxy, and the switch of its PUT mode."""
     mode: dict[str, str] = {}
     server = _proxy(s3.endpoint, mode)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
     client = boto3_client("s3", s3.config, f"http://{host!s}:{port}")

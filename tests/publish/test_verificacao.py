@@ -79,7 +79,7 @@ def sem_corpo(s3: S3) -> Iterator[tuple[S3Target, threading.Event]]:
     """The test's bucket through the proxy, and the switch that makes it drop PUT bodies."""
     drop = threading.Event()
     server = _proxy(s3.endpoint, drop)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     host, port = server.server_address[:2]
     client = boto3_client("s3", s3.config, f"http://{host!s}:{port}")

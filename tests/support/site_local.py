@@ -14,7 +14,7 @@ from jobs.serve import make_server
 def servir(pasta: Path) -> Iterator[str]:
     """Serve `pasta` like the CDN would (a free port on 127.0.0.1); yields the base URL, no final '/'."""
     server = make_server(pasta, port=0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
