@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.error
 import urllib.request
@@ -426,12 +427,16 @@ ENGLISH = re.compile(
 
 
 def _portuguese_terminal(out: str) -> list[str]:
-    """Every line is ours: Portuguese (no English pattern) and at most TERMINAL_WIDTH characters."""
+    """Every line is ours: Portuguese (no English pattern) and at most TERMINAL_WIDTH characters.
+
+    The width is the demo's text's, not the machine's: the summary names folders under the system's
+    temporary folder, so that folder counts as "/tmp" whatever TMPDIR a runner sets."""
     lines = out.splitlines()
     assert lines
+    temporaria = tempfile.gettempdir()
     for line in lines:
         assert not ENGLISH.search(line), line
-        assert len(line) <= TERMINAL_WIDTH, line
+        assert len(line.replace(temporaria, "/tmp")) <= TERMINAL_WIDTH, line
     return lines
 
 
