@@ -81,8 +81,14 @@ def _repo(tmp_path: Path) -> Path:
 
 
 def _files(dados: Path) -> int:
+    """Files the running poll has written so far. It renames its staging folders while this walks
+    them (a walk then meets a folder that is gone): such a count is taken again."""
     tse = dados / "tse"
-    return sum(1 for p in tse.rglob("*") if p.is_file()) if tse.is_dir() else 0
+    while True:
+        try:
+            return sum(1 for p in tse.rglob("*") if p.is_file()) if tse.is_dir() else 0
+        except FileNotFoundError:
+            continue
 
 
 def _start(config: Path, dados: Path, kill_at_commit: int | None) -> subprocess.Popen[bytes]:
