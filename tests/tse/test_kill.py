@@ -115,6 +115,18 @@ def _start(config: Path, dados: Path, kill_at_commit: int | None) -> subprocess.
     )
 
 
+@contextlib.contextmanager
+def _running(config: Path, dados: Path, kill_at_commit: int | None) -> Iterator[subprocess.Popen[bytes]]:
+    """The poll, killed on the way out if the test has not killed it: it loops with no interval in
+    a session of its own, so a failing test would otherwise leave it running after pytest."""
+    proc = _start(config, dados, kill_at_commit)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            _kill(proc)
+
+
 def _kill(proc: subprocess.Popen[bytes]) -> None:
     os.killpg(proc.pid, signal.SIGKILL)  # the poll and its git children, no cleanup
     proc.wait()
@@ -162,10 +174,10 @@ def test_kill_during_git_commit_recovers_lock_and_commits_everything(
     dados = _repo(tmp_path)
     config = _config(tmp_path / "eleicoes.toml", replay.url)
     k = random.Random(seed).randint(1, 2)  # the first or the second race's commit
-    proc = _start(config, dados, k)
-    _wait_for(proc, lambda: (tmp_path / "in-commit").exists())
-    assert stale_locks(dados) != []  # git holds its index lock right now
-    _kill(proc)
+    with _running(config, dados, k) as proc:
+        _wait_for(proc, lambda: (tmp_path / "in-commit").exists())
+        assert stale_locks(dados) != []  # git holds its index lock right now
+        _kill(proc)
     assert stale_locks(dados) != []  # reproduced: the killed git left its lock behind
     replay.avancar()  # the count moves on: the next run writes new snapshots too
     _assert_recovered(tmp_path, config, dados, capsys)
@@ -183,9 +195,9 @@ def test_kill_after_n_files_written_recovers(
     dados = _repo(tmp_path)
     config = _config(tmp_path / "eleicoes.toml", replay.url)
     n = random.Random(seed).randint(5, 60)  # somewhere in the first race's snapshot
-    proc = _start(config, dados, None)
-    _wait_for(proc, lambda: _files(dados) >= n)
-    _kill(proc)
+    with _running(config, dados, None) as proc:
+        _wait_for(proc, lambda: _files(dados) >= n)
+        _kill(proc)
     _assert_recovered(tmp_path, config, dados, capsys)
 
 
