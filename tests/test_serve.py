@@ -10,7 +10,6 @@ import hashlib
 import http.client
 import re
 import socket
-import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from jobs.serve import make_server
+from tests.support.servidor import em_segundo_plano
 from tests.support.site_local import servir
 
 
@@ -197,7 +197,7 @@ def test_the_date_header_comes_from_the_clock_given(tmp_path: Path) -> None:
     night = dt.datetime(2026, 10, 25, 21, 0, 5, tzinfo=dt.UTC)
     _published(tmp_path)
     server = make_server(tmp_path, port=0, clock=lambda: night)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    em_segundo_plano(server)
     try:
         _, headers, _ = _raw(f"http://127.0.0.1:{server.server_address[1]}", "/")
     finally:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import shutil
-import threading
 import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +21,7 @@ from jobs.debate.edicoes import EdicaoChecagem, Edicoes, Fonte
 from jobs.debate.reuso import MemoriaDebate, memoria_do_debate
 from jobs.debate.revisao import revisar
 from jobs.fontes.busca import DADOS, BuscaWeb, ErroBusca, checagens_publicadas, indice_local, ler_indice
+from tests.support.servidor import em_segundo_plano
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -148,8 +148,7 @@ def busca_web() -> Iterator[tuple[str, list[tuple[int, bytes, float]]]]:
     respostas: list[tuple[int, bytes, float]] = []
     handler = type("H", (_Busca,), {"respostas": respostas})
     servidor = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=servidor.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    em_segundo_plano(servidor)
     yield f"http://127.0.0.1:{servidor.server_address[1]}/search", respostas
     servidor.shutdown()
     servidor.server_close()

@@ -19,6 +19,7 @@ from jobs.debate.config_audio import ConfigAudio
 from jobs.debate.processar import Processador, ler_transcricao
 from jobs.debate.segmentos import ErroFonte, FonteHLS, ler_playlist
 from tests.debate_audio.conftest import normalizar, requer_espeak, silencio
+from tests.support.servidor import em_segundo_plano
 
 SEG_S = 4.0
 
@@ -50,8 +51,7 @@ def servidor(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     pasta.mkdir()
     handler = functools.partial(_Silencioso, directory=str(pasta))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    em_segundo_plano(httpd)
     try:
         yield f"http://127.0.0.1:{httpd.server_address[1]}", pasta
     finally:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
-import http.server
 import json
 import re
 import shutil
@@ -17,11 +16,12 @@ from typing import Any
 
 import pytest
 
-from jobs.serve import Answer, SiteHandler, make_server
+from jobs.serve import Answer, SiteHandler, SiteServer, make_server
 from site_builder import br_format
 from site_builder.ao_vivo import ATRASO_DEBATE_MIN, ESTRUTURA, INTERVALO_S
 from site_builder.build import build_site
 from tests.support.navegador import CHROMIUM, Aba, Navegador
+from tests.support.servidor import em_segundo_plano
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
 CORRIDA = "/projecao/6258-presidente/"
@@ -46,7 +46,7 @@ def servido(site_completo: Path, tmp_path: Path) -> Iterator[tuple[Path, str]]:
     shutil.copytree(site_completo, out)
     acelerar(out / CORRIDA.strip("/") / "index.html")
     server = make_server(out, port=0)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    em_segundo_plano(server)
     try:
         yield out, f"http://127.0.0.1:{server.server_address[1]}"
     finally:
@@ -133,9 +133,8 @@ class ComEtag(SiteHandler):
             self.server.nao_modificados.release()
 
 
-class ServidorComEtag(http.server.ThreadingHTTPServer):
+class ServidorComEtag(SiteServer):
     nao_modificados: threading.Semaphore
-    request_queue_size = 64  # as jobs/serve.py's SiteServer: a browser's connections at once
 
 
 def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
@@ -147,7 +146,7 @@ def test_the_race_page_asks_conditionally_and_a_304_changes_nothing(
     acelerar(pagina)
     server = ServidorComEtag(("127.0.0.1", 0), functools.partial(ComEtag, directory=str(out)))
     server.nao_modificados = threading.Semaphore(0)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    em_segundo_plano(server)
     try:
         base = f"http://127.0.0.1:{server.server_address[1]}"
         with Navegador() as browser, browser.aba(base + CORRIDA, 390, 844, mobile=True) as aba:
@@ -197,7 +196,7 @@ def test_the_live_debate_scoreboard_updates_itself(projeto_completo: Path, tmp_p
     build_site(projeto, out, strict=True)
     acelerar(out / DEBATE / "index.html")
     server = make_server(out, port=0, clock=lambda: NOITE)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    em_segundo_plano(server)
     try:
         with (
             Navegador() as browser,

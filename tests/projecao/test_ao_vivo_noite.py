@@ -15,7 +15,6 @@ import contextlib
 import datetime as dt
 import json
 import shutil
-import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -32,6 +31,7 @@ from site_builder.build import build_site
 from tests.projecao.conftest import FIXTURE_CONTENT, METHOD_PAGE
 from tests.projecao.noite import REPO
 from tests.support.navegador import CHROMIUM, Aba, Navegador
+from tests.support.servidor import em_segundo_plano
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium (pacote Debian) não está instalado")
 LEVELS = (0.05, 0.1, 0.3, 0.5, 0.7, 0.9, 1.0)
@@ -57,7 +57,7 @@ def project(root: Path) -> Path:
 def serve_on(folder: Path, clock: Callable[[], dt.datetime]) -> Iterator[str]:
     # The site server with its `Date` header on the replayed night's clock (the browser's is today).
     server = make_server(folder, port=0, clock=clock)
-    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    em_segundo_plano(server)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

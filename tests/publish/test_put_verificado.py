@@ -13,7 +13,6 @@ import dataclasses
 import hashlib
 import http.client
 import http.server
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -24,6 +23,7 @@ from jobs.publish import manifest
 from jobs.publish.publisher import PublishError, publicar
 from jobs.publish.targets import S3Target, boto3_client
 from tests.publish.conftest import S3, broken_references, md5s, write_site
+from tests.support.servidor import em_segundo_plano
 
 # What describes the body of a PUT: dropped with it when the proxy stores other bytes.
 _BODY_HEADERS = (
@@ -103,8 +103,7 @@ def mentiroso(s3: S3) -> Iterator[tuple[S3Target, dict[str, str]]]:
     """The test's bucket through the lying proxy, and the switch of its PUT mode."""
     mode: dict[str, str] = {}
     server = _proxy(s3.endpoint, mode)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    thread = em_segundo_plano(server)
     host, port = server.server_address[:2]
     client = boto3_client("s3", s3.config, f"http://{host!s}:{port}")
     try:

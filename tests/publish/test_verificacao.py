@@ -18,6 +18,7 @@ from jobs.publish import manifest
 from jobs.publish.publisher import PublishError, publicar
 from jobs.publish.targets import S3Target, boto3_client
 from tests.publish.conftest import S3, md5s, write_site
+from tests.support.servidor import em_segundo_plano
 
 # What describes the body: gone with it, so the store takes the empty body as the request's own.
 _BODY_HEADERS = (
@@ -79,8 +80,7 @@ def sem_corpo(s3: S3) -> Iterator[tuple[S3Target, threading.Event]]:
     """The test's bucket through the proxy, and the switch that makes it drop PUT bodies."""
     drop = threading.Event()
     server = _proxy(s3.endpoint, drop)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    thread = em_segundo_plano(server)
     host, port = server.server_address[:2]
     client = boto3_client("s3", s3.config, f"http://{host!s}:{port}")
     try:

@@ -54,7 +54,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from jobs.tse.replay import NO_SUCH_KEY
+from jobs.tse.replay import NO_SUCH_KEY, ReplayServer
+from tests.support.servidor import em_segundo_plano
 
 HOST = "127.0.0.1"
 CHUNK = 1024 * 1024
@@ -447,9 +448,7 @@ class ProxyServer(ThreadingHTTPServer):
 
     daemon_threads = True
     allow_reuse_address = True
-    # The job opens its 8 connections at once; the standard library's listen backlog of 5 drops the
-    # SYNs past it and the kernel resends them a second later (a 1 s stall per cycle, no CPU).
-    request_queue_size = 64
+    request_queue_size = ReplayServer.request_queue_size  # the job's connections at once, as upstream
 
     def __init__(self, upstream: str, assinar: Callable[[bytes], bytes] | None = None) -> None:
         self.estado = EstadoProxy(upstream, assinar)
@@ -474,7 +473,7 @@ class ProxyServer(ThreadingHTTPServer):
 
     def iniciar(self) -> None:
         """Serve in a background thread."""
-        threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        em_segundo_plano(self)
 
     def parar(self) -> None:
         """Stop serving and release dripping answers."""

@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 from jobs.serve import make_server
+from tests.support.servidor import em_segundo_plano
 
 
 @contextlib.contextmanager
 def servir(pasta: Path) -> Iterator[str]:
     """Serve `pasta` like the CDN would (a free port on 127.0.0.1); yields the base URL, no final '/'."""
     server = make_server(pasta, port=0)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
+    em_segundo_plano(server)
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"
     finally:

@@ -15,6 +15,7 @@ import pytest
 
 from jobs.tse.client import BodyError, Pedido, RateLimiter, TseClient, read_body
 from jobs.tse.config import ConfigTse
+from tests.support.servidor import em_segundo_plano
 
 
 class FakeClock:
@@ -170,8 +171,7 @@ def server() -> Iterator[Any]:
     srv.daemon_threads = True
     srv.seen, srv.flaky, srv.dripped, srv.parar = [], 0, 0, threading.Event()
     srv.handle_error = lambda *a: None  # the slow answer hits a client that already gave up
-    t = threading.Thread(target=srv.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    t.start()
+    em_segundo_plano(srv)
     yield srv
     srv.parar.set()
     srv.shutdown()
