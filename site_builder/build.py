@@ -24,7 +24,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder import last_good, markdown_cache, markdown_render
+from site_builder import last_good, markdown_cache, markdown_render, packs
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import CHECKS_CACHE, collect
@@ -240,8 +240,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
             else:
                 dirty.append((artifact, key))
         conversoes = state.shared(markdown_cache.FOLDER)
-        images = markdown_cache.EntryStore(state.shared(IMAGE_CACHE))
-        pages = markdown_cache.EntryStore(state.shared(PAGE_CACHE))
+        images = packs.EntryStore(state.shared(IMAGE_CACHE))
+        pages = packs.EntryStore(state.shared(PAGE_CACHE))
         rendered = [(a, key) for a, key in dirty if a.data is None]
         renderer = _renderer_version() if rendered else ""  # not looked up by a no-op rebuild
         page_keys = {a.path: fingerprint(key, renderer) for a, key in rendered}
@@ -299,7 +299,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
-        markdown_cache.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise
+        packs.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise
     if any(a.guardar for a, _ in dirty):
         images.prune()
     if rendered:
@@ -338,7 +338,7 @@ def _output(
     env: jinja2.Environment,
     artifact: Artifact,
     bodies: Iterator[str],
-    images: markdown_cache.EntryStore,
+    images: packs.EntryStore,
     key: str,
 ) -> bytes:
     """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown; an

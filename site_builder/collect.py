@@ -25,7 +25,8 @@ from site_builder.conteudo.editores import Registro, ler_registro
 from site_builder.conteudo.frontmatter import split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
-from site_builder.markdown_cache import FOLDER, CachedRenderer, EntryStore, cache_version
+from site_builder.markdown_cache import FOLDER, CachedRenderer, cache_version
+from site_builder.packs import EntryStore
 from site_builder.reader import Reader, Recusa, parse_bytes
 from site_builder.records import CopiaArquivada, Pagina, SiteContext
 from site_builder.state import BuildState

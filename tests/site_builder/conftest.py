@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import build, markdown_cache
+from site_builder import build, markdown_cache, packs
+from site_builder.packs import EntryStore
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURE_CONTENT = REPO / "tests" / "fixtures" / "site_minimo" / "content"
@@ -77,3 +78,45 @@ def add_checks(project: Path, first: int, count: int) -> None:
             head[2], f'slug = "copia-{i:03d}"', 1
         )
         (project / f"content/checagens/copia-{i:03d}.md").write_text(text, encoding="utf-8")
+
+
+def entries_where(store: EntryStore, wanted: Callable[[bytes], bool]) -> list[str]:
+    """The keys of `store` whose payload reads back and satisfies `wanted` (entries are found by
+    content: their keys are internal)."""
+    found = []
+    for key in store.entry_keys():
+        payload = store.get_bytes(key)
+        assert payload is not None, f"{key}: an entry the build wrote does not read back"
+        if wanted(payload):
+            found.append(key)
+    return found
+
+
+DAMAGES = ("truncated", "flipped", "empty", "torn index")
+
+
+def damage_entry(store: EntryStore, key: str, damage: str) -> None:
+    """Damage entry `key` of `store` on disk as a crash or a bad disk would: its pack cut in the
+    middle of its payload, one byte of the payload flipped, the pack emptied, or the pack's index
+    cut in the middle of a record."""
+    where = store.location(key)
+    assert where is not None, f"{key}: no such entry"
+    pack, offset, length = where
+    if damage == "truncated":
+        with pack.open("r+b") as handle:
+            handle.truncate(offset + length // 2)
+    elif damage == "flipped":
+        data = bytearray(pack.read_bytes())
+        data[offset + length - 5] ^= 1
+        pack.write_bytes(bytes(data))
+    elif damage == "empty":
+        pack.write_bytes(b"")
+    elif damage == "torn index":  # as a writer killed in the middle of the entry's record leaves it
+        packs._forget_writer(store.folder)  # that writer appends no more
+        index = pack.with_suffix(packs.INDEX)
+        records = index.read_bytes()
+        size = packs._RECORD.size
+        at = next(i for i in range(0, len(records), size) if records[i : i + 32] == bytes.fromhex(key))
+        index.write_bytes(records[: at + size // 2])
+    else:
+        raise ValueError(damage)

@@ -3,7 +3,6 @@ entry of another converter or other rules is never used, and a corrupt entry is 
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,10 +10,18 @@ from pathlib import Path
 import markdown
 import pytest
 
-from site_builder import markdown_cache, markdown_rapido, markdown_render
+from site_builder import markdown_cache, markdown_rapido, markdown_render, packs
 from site_builder.build import state_path
 from site_builder.conteudo.frontmatter import read_body
-from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
+from tests.site_builder.conftest import (
+    DAMAGES,
+    REPO,
+    clear_build_caches,
+    cold_output,
+    damage_entry,
+    make_project,
+    snapshot,
+)
 from tests.site_builder.test_enderecos import TRICKY, _checks
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
@@ -99,24 +106,20 @@ def test_a_change_of_the_rules_invalidates_every_entry(
     assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped", "not json", "empty"])
+@pytest.mark.parametrize("damage", ["not json", *DAMAGES])
 def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
     cold_output(site, out, drop_pages=True)
-    cache = _conversions(site, out)
-    key = cache.key(read_body(site / CHECK))
-    entry = Path(cache.folder, key[:2], key[2:])
-    data = entry.read_bytes()
-    damaged = {
-        "truncated": data[: len(data) // 2],
-        "flipped": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:],
-        "not json": data[:65] + b"{" + data[66:],
-        "empty": b"",
-    }[damage]
-    entry.write_bytes(damaged)
-    assert cache.get(key) is None
+    key = _conversions(site, out).key(read_body(site / CHECK))
+    payload = _conversions(site, out).get_bytes(key)
+    assert payload is not None
+    if damage == "not json":
+        _conversions(site, out).put_bytes(key, b"{" + payload[1:])  # a checksum that holds
+    else:
+        damage_entry(_conversions(site, out), key, damage)
+    assert _conversions(site, out).get(key) is None
     assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
-    assert entry.read_bytes() == data
+    assert _conversions(site, out).get_bytes(key) == payload
 
 
 def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
@@ -124,22 +127,72 @@ def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
     keys = [cache.key(f"corpo {i}") for i in range(12)]
     for i, key in enumerate(keys):
         cache.put(key, markdown_cache.Converted(f"<p>{i}</p>", ()))
-        path = Path(cache.folder, key[:2], key[2:])
-        ns = 1_700_000_000_000_000_000 + i * 1_000_000_000
-        os.utime(path, ns=(ns, ns))
+    cache.put(keys[2], markdown_cache.Converted("<p>2</p>", ()))  # stored again: now the newest
     assert cache.prune(limit=12, keep=5) == 0
     assert cache.prune(limit=10, keep=5) == 7
-    assert [k for k in keys if cache.get(k) is not None] == keys[7:]
+    expected = [*keys[8:], keys[2]]
+    assert [k for k in keys if cache.get(k) is not None] == sorted(expected, key=keys.index)
+    reread = markdown_cache.MarkdownCache(cache.folder)  # what another build finds
+    assert reread.entry_keys() == expected
+    assert [reread.get(k) for k in expected] == [
+        markdown_cache.Converted(f"<p>{keys.index(k)}</p>", ()) for k in expected
+    ]
+    assert len(list(cache.folder.glob("*.pack"))) == 1
 
 
-def test_a_large_store_is_pruned_whatever_shard_is_counted_first(tmp_path: Path) -> None:
+def test_many_packs_are_merged_into_one_with_every_entry(tmp_path: Path) -> None:
+    """Each process that writes a store opens a pack of its own: past `max_packs` packs, pruning
+    merges them, losing nothing."""
+    folder = tmp_path / "markdown"
+    keys = [markdown_cache.MarkdownCache(folder).key(f"corpo {i}") for i in range(6)]
+    for i, key in enumerate(keys):  # six packs, as six processes would write
+        packs._forget_writer(folder)
+        markdown_cache.MarkdownCache(folder).put(key, markdown_cache.Converted(f"<p>{i}</p>", ()))
+    packs._forget_writer(folder)
+    assert len(list(folder.glob("*.pack"))) == 6
+    assert markdown_cache.MarkdownCache(folder).prune(max_packs=8) == 0
+    assert len(list(folder.glob("*.pack"))) == 6
+    assert markdown_cache.MarkdownCache(folder).prune(max_packs=4) == 0
+    assert len(list(folder.glob("*.pack"))) == 1
+    reread = markdown_cache.MarkdownCache(folder)
+    assert [reread.get(k) for k in keys] == [markdown_cache.Converted(f"<p>{i}</p>", ()) for i in range(6)]
+
+
+def test_entries_of_the_earlier_one_file_per_entry_layout_are_removed(tmp_path: Path) -> None:
+    cache = markdown_cache.MarkdownCache(tmp_path / "markdown")
+    old = cache.folder / "ab" / ("c" * 62)
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"entrada antiga")
+    cache.put(cache.key("corpo"), markdown_cache.Converted("<p></p>", ()))
+    cache.prune()
+    assert not old.parent.exists()
+    assert markdown_cache.MarkdownCache(cache.folder).get(cache.key("corpo")) is not None
+
+
+def test_a_large_store_is_pruned(tmp_path: Path) -> None:
     cache = markdown_cache.MarkdownCache(tmp_path / "markdown")
     keys = [cache.key(f"corpo {i}") for i in range(600)]
     for key in keys:
         cache.put(key, markdown_cache.Converted("<p></p>", ()))
-    assert cache.prune(limit=1_000, keep=100) == 0  # well below the limit: nothing goes
+    assert cache.prune(limit=1_000, keep=100) == 0  # below the limit: nothing goes
     assert cache.prune(limit=500, keep=100) == 500
     assert sum(cache.get(k) is not None for k in keys) == 100
+    assert sum(markdown_cache.MarkdownCache(cache.folder).get(k) is not None for k in keys) == 100
+
+
+def test_an_entry_is_found_by_the_stores_made_after_it(tmp_path: Path) -> None:
+    store = packs.EntryStore(tmp_path / "loja")
+    key = "ab" * 32
+    assert store.get_bytes(key) is None
+    store.put_bytes(key, b"conteudo")
+    assert packs.EntryStore(store.folder).get_bytes(key) == b"conteudo"
+    assert packs.EntryStore(store.folder).has(key)
+
+
+def test_a_key_that_is_not_a_checksum_is_refused(tmp_path: Path) -> None:
+    store = packs.EntryStore(tmp_path / "loja")
+    with pytest.raises(ValueError, match="chave de cache inválida"):
+        store.put_bytes("nao-e-um-sha256", b"x")
 
 
 BODIES = [*TRICKY, *_checks()]
@@ -213,9 +266,8 @@ def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
     monkeypatch.setattr(share_image, "render_checagem_png", counting)
     assert cold_output(site, out, drop_pages=True) == first
     assert drawn == []
-    store = markdown_cache.EntryStore(state_path(site, out).parent / build_module.IMAGE_CACHE)
-    for shard in store.folder.iterdir():
-        for entry in shard.iterdir():
-            entry.write_bytes(entry.read_bytes()[:-7])  # every image entry damaged
+    store = packs.EntryStore(state_path(site, out).parent / build_module.IMAGE_CACHE)
+    for key in store.entry_keys():
+        damage_entry(store, key, "flipped")  # every image entry damaged
     assert cold_output(site, out, drop_pages=True) == first
     assert drawn, "a damaged image entry was used instead of drawing the image again"

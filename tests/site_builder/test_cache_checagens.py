@@ -18,7 +18,17 @@ from site_builder import build as build_module
 from site_builder import collect, markdown_cache
 from site_builder.build import build_site, state_path
 from site_builder.conteudo import regras
-from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
+from site_builder.packs import EntryStore
+from tests.site_builder.conftest import (
+    DAMAGES,
+    REPO,
+    clear_build_caches,
+    cold_output,
+    damage_entry,
+    entries_where,
+    make_project,
+    snapshot,
+)
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
 CHECK = "content/checagens/um.md"
@@ -38,21 +48,18 @@ def fresh_cache(site: Path) -> Iterator[None]:
     clear_build_caches(site)
 
 
-def _store(site: Path, out: Path) -> markdown_cache.EntryStore:
-    return markdown_cache.EntryStore(state_path(site, out).parent / collect.CHECKS_CACHE)
+def _store(site: Path, out: Path) -> EntryStore:
+    return EntryStore(state_path(site, out).parent / collect.CHECKS_CACHE)
 
 
-def _entry_of(site: Path, out: Path) -> Path:
-    """The one entry file holding the check `CHECK` (found by content: its key is internal)."""
-    store = _store(site, out)
-    found = []
-    for path in sorted(store.folder.rglob("*")):
-        if path.is_file():
-            payload = store.get_bytes(path.parent.name + path.name)
-            assert payload is not None, f"{path}: an entry the build wrote does not read back"
-            _format, _entry, checagem = pickle.loads(payload)
-            if checagem is not None and checagem.fonte.caminho == CHECK:
-                found.append(path)
+def _holds_check(payload: bytes) -> bool:
+    _format, _entry, checagem = pickle.loads(payload)
+    return checagem is not None and checagem.fonte.caminho == CHECK
+
+
+def _entry_of(site: Path, out: Path) -> str:
+    """The key of the one entry holding the check `CHECK`."""
+    found = entries_where(_store(site, out), _holds_check)
     assert len(found) == 1, f"entries holding {CHECK}: {found}"
     return found[0]
 
@@ -60,8 +67,7 @@ def _entry_of(site: Path, out: Path) -> Path:
 def _forge(site: Path, out: Path) -> None:
     """Replace the cached record of `CHECK` by one with another claim (a well-formed entry)."""
     store = _store(site, out)
-    path = _entry_of(site, out)
-    key = path.parent.name + path.name
+    key = _entry_of(site, out)
     payload = store.get_bytes(key)
     assert payload is not None
     fmt, entry, checagem = pickle.loads(payload)
@@ -143,28 +149,21 @@ def test_another_registry_of_editors_invalidates_every_entry(site: Path, tmp_pat
         registry.write_bytes(before)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped", "not a pickle", "other shape", "empty"])
+@pytest.mark.parametrize("damage", ["not a pickle", "other shape", *DAMAGES])
 def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
     cold_output(site, out, drop_pages=True)
-    path = _entry_of(site, out)
-    data = path.read_bytes()
-    store = _store(site, out)
-    key = path.parent.name + path.name
+    key = _entry_of(site, out)
+    payload = _store(site, out).get_bytes(key)
     if damage == "not a pickle":
-        store.put_bytes(key, b"isto nao e um pickle")
+        _store(site, out).put_bytes(key, b"isto nao e um pickle")
     elif damage == "other shape":
-        store.put_bytes(key, pickle.dumps(("outra", "forma")))
+        _store(site, out).put_bytes(key, pickle.dumps(("outra", "forma")))
     else:
-        damaged = {
-            "truncated": data[: len(data) // 2],
-            "flipped": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:],
-            "empty": b"",
-        }[damage]
-        path.write_bytes(damaged)
-    assert collect._cached_check(store, key) is None
+        damage_entry(_store(site, out), key, damage)
+    assert collect._cached_check(_store(site, out), key) is None
     assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
-    assert path.read_bytes() == data
+    assert _store(site, out).get_bytes(key) == payload
 
 
 def test_a_refused_check_is_never_kept(site: Path, tmp_path: Path) -> None:

@@ -15,7 +15,17 @@ import pytest
 from site_builder import build as build_module
 from site_builder import markdown_cache
 from site_builder.build import PAGE_CACHE, build_site, state_path
-from tests.site_builder.conftest import REPO, clear_build_caches, cold_output, make_project, snapshot
+from site_builder.packs import EntryStore
+from tests.site_builder.conftest import (
+    DAMAGES,
+    REPO,
+    clear_build_caches,
+    cold_output,
+    damage_entry,
+    entries_where,
+    make_project,
+    snapshot,
+)
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"  # what the builder made before it had a cache
 PAGE = "checagens/afirmacao-um/index.html"
@@ -35,25 +45,19 @@ def fresh_cache(site: Path) -> Iterator[None]:
     clear_build_caches(site)
 
 
-def _store(site: Path, out: Path) -> markdown_cache.EntryStore:
-    return markdown_cache.EntryStore(state_path(site, out).parent / PAGE_CACHE)
+def _store(site: Path, out: Path) -> EntryStore:
+    return EntryStore(state_path(site, out).parent / PAGE_CACHE)
 
 
-def _entry_of(site: Path, out: Path, page: bytes) -> Path:
-    """The entry file holding the bytes `page` (found by content: its key is internal)."""
-    store = _store(site, out)
-    found = [
-        path
-        for path in sorted(store.folder.rglob("*"))
-        if path.is_file() and store.get_bytes(path.parent.name + path.name) == page
-    ]
+def _entry_of(site: Path, out: Path, page: bytes) -> str:
+    """The key of the one entry holding the bytes `page`."""
+    found = entries_where(_store(site, out), lambda payload: payload == page)
     assert len(found) == 1, f"entries holding the page: {found}"
     return found[0]
 
 
 def _forge(site: Path, out: Path, golden: dict[str, bytes]) -> None:
-    path = _entry_of(site, out, golden[PAGE])
-    _store(site, out).put_bytes(path.parent.name + path.name, FORGED)
+    _store(site, out).put_bytes(_entry_of(site, out, golden[PAGE]), FORGED)
 
 
 def _count_renders(monkeypatch: pytest.MonkeyPatch) -> list[str]:
@@ -130,20 +134,15 @@ def test_another_template_invalidates_the_pages_that_use_it(site: Path, tmp_path
         template.write_bytes(before)
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped", "empty"])
+@pytest.mark.parametrize("damage", DAMAGES)
 def test_a_corrupt_entry_is_rendered_again_and_rewritten(site: Path, tmp_path: Path, damage: str) -> None:
     out = tmp_path / "public"
     golden = cold_output(site, out, drop_pages=False)
-    path = _entry_of(site, out, golden[PAGE])
-    data = path.read_bytes()
-    damaged = {
-        "truncated": data[: len(data) // 2],
-        "flipped": data[:-5] + bytes([data[-5] ^ 1]) + data[-4:],
-        "empty": b"",
-    }[damage]
-    path.write_bytes(damaged)
+    key = _entry_of(site, out, golden[PAGE])
+    damage_entry(_store(site, out), key, damage)
+    assert _store(site, out).get_bytes(key) is None
     assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
-    assert path.read_bytes() == data
+    assert _store(site, out).get_bytes(key) == golden[PAGE]
 
 
 def test_a_page_whose_render_warned_is_never_kept(site: Path, tmp_path: Path) -> None:
