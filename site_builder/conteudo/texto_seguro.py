@@ -275,6 +275,24 @@ def custo_de_conversao(corpo: str) -> tuple[int, int, int]:
     return links, blocos, linha_do_pior
 
 
+def limites_do_custo(corpo: str) -> tuple[int, int]:
+    """Upper bounds of the two costs of `custo_de_conversao`, far cheaper to compute: a body under
+    both limits with them needs no full scan.
+
+    Parts split at empty lines only (a blank line holding spaces splits nothing here) each hold
+    whole parts of `custo_de_conversao`, and a bound of a part adds up to at least the bounds of
+    the parts inside it. In one part, each cost of `_custo_do_trecho` is that of one relevant
+    character and reads at most the whole part as the scans see it (its characters plus
+    `_MARCADOR` per relevant character), and each line of `_custo_dos_blocos` costs at most the
+    part's length."""
+    links = blocos = 0
+    for parte in corpo.split("\n\n"):
+        relevantes = sum(map(parte.count, "\\[]()'\"`"))
+        links += relevantes * (len(parte) + _MARCADOR * relevantes)
+        blocos += (parte.count("\n") + 1) * (len(parte) + 1)
+    return links, blocos
+
+
 # Kept for the last few bodies: the content rules judge a body (`problemas_do_corpo`) right
 # before the converter guards the same text again (`markdown_render`), a second full scan.
 @functools.lru_cache(maxsize=8)
@@ -283,6 +301,9 @@ def conversao_excessiva(corpo: str) -> tuple[int, str] | None:
     `MAX_CORPO` characters, or over `MAX_CUSTO_CONVERSAO` (see `custo_de_conversao`)."""
     if problema := tamanho_excessivo(corpo, MAX_CORPO):
         return 1, f"o texto {problema}"
+    limite_links, limite_blocos = limites_do_custo(corpo)
+    if limite_links <= MAX_CUSTO_CONVERSAO and limite_blocos <= MAX_CUSTO_BLOCOS:
+        return None  # what almost every real body gives, without the full scan
     custo, blocos, linha = custo_de_conversao(corpo)
     if blocos > MAX_CUSTO_BLOCOS:
         return linha, (

@@ -12,6 +12,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from eleicoes import main
 from jobs.debate.armazenamento import ErroDebate, ler_debate
@@ -119,6 +121,58 @@ def test_custo_nunca_fica_abaixo_do_que_a_conversao_le() -> None:
     assert texto_seguro.custo_de_conversao("[`]`" * 2_000)[0] > texto_seguro.MAX_CUSTO_CONVERSAO
     assert texto_seguro.custo_de_conversao('[a]("b)' * 2_000)[0] > texto_seguro.MAX_CUSTO_CONVERSAO
     assert texto_seguro.custo_de_conversao("\\[[" * 1_000)[0] > texto_seguro.MAX_CUSTO_CONVERSAO
+
+
+# Texts made of what the two cost estimates count: brackets, parentheses, escapes, backticks,
+# quotes, the first characters of lines that split a block, and blank lines of both kinds.
+_TEXTOS_DE_CUSTO = st.lists(
+    st.sampled_from(
+        [
+            "[",
+            "]",
+            "(",
+            ")",
+            "](",
+            "\\",
+            "\\[",
+            "`",
+            '"',
+            "'",
+            "#",
+            "- ",
+            "=",
+            "a",
+            "bc ",
+            "\n",
+            "\n\n",
+            "\n  \n",
+        ]
+    ),
+    max_size=400,
+).map("".join)
+
+
+@given(_TEXTOS_DE_CUSTO)
+# Shapes near each bound: brackets before an escape (the placeholders' length counts), a bracket
+# open across lines of one part, lines that each split the block.
+@example("[" * 10 + "\\[")
+@example("[\n" + "a" * 100)
+@example("- a\n" * 30)
+def test_limites_baratos_nunca_ficam_abaixo_do_custo(corpo: str) -> None:
+    """The cheap bounds that spare most bodies the full scan are never under what it counts, so
+    a body is refused exactly when the full scan would refuse it."""
+    links, blocos, _linha = texto_seguro.custo_de_conversao(corpo)
+    limite_links, limite_blocos = texto_seguro.limites_do_custo(corpo)
+    assert links <= limite_links
+    assert blocos <= limite_blocos
+
+
+def test_um_corpo_acima_dos_limites_baratos_ainda_passa_pela_conta_completa() -> None:
+    """Over the cheap bound but under the limit: still accepted (the bound only spares work)."""
+    corpo = "[a](https://x.org/b) " * 2_500  # one part: the bound multiplies its length by its brackets
+    assert texto_seguro.limites_do_custo(corpo)[0] > texto_seguro.MAX_CUSTO_CONVERSAO
+    assert texto_seguro.custo_de_conversao(corpo)[0] <= texto_seguro.MAX_CUSTO_CONVERSAO
+    assert texto_seguro.conversao_excessiva(corpo) is None
 
 
 def test_toml_aninhado_demais_no_front_matter(projeto: Path, capsys: pytest.CaptureFixture[str]) -> None:
