@@ -1,7 +1,8 @@
 """Cost of a fact-check's share image (issue 23, item 12; issue 25, item 3): one 1200×630 PNG per
 check page, drawn when what it shows changes (the build's incremental state keeps it otherwise).
-Times a card in CPU milliseconds, and of that the PNG encoding alone (the drawn image encoded
-again with the same options), at the zlib level the site uses and at Pillow's default one.
+Times a card in CPU milliseconds, and of that the PNG encoding alone (the drawn pixels and palette
+encoded again by the encoder the card used: share_image's own `indexed_png`, or Pillow's for a
+revision that has none), at the zlib level the site uses and at the other one it was chosen from.
 
 With `--antes REV`, the same cards are drawn by the share_image of git revision REV too, each
 revision in processes of its own, alternated round by round so that a change in the machine's
@@ -39,7 +40,8 @@ CARTAO = share_image.CartaoChecagem(
     demonstracao=True,
 )
 REPETICOES = 30
-NIVEL_PADRAO = 6  # Pillow's default zlib level
+# The other zlib level timed: the site's level was chosen between 1 and 2 (share_image.COMPRESSAO_PNG).
+NIVEL_COMPARADO = 2 if share_image.COMPRESSAO_PNG == 1 else 1
 
 # Run in a fresh interpreter with the share_image of `repo`: REPETICOES cards of different claims
 # at zlib level `nivel`, after one card that loads the typefaces (as in a build); JSON on stdout.
@@ -51,6 +53,7 @@ from site_builder import share_image
 cartao = share_image.CartaoChecagem(**json.loads(sys.argv[2]))
 nivel, vezes = int(sys.argv[3]), int(sys.argv[4])
 share_image.render_checagem_png(cartao, nivel)
+proprio = hasattr(share_image, "indexed_png")  # a revision before it saved through Pillow
 cartao_ms, codificacao_ms, tamanho = [], [], 0
 for i in range(vezes):
     palavras = cartao.afirmacao.split()  # every line of each claim differs, as its address does
@@ -62,20 +65,33 @@ for i in range(vezes):
     tamanho = len(png)
     with Image.open(io.BytesIO(png)) as imagem:
         imagem.load()
-        inicio = time.process_time()
-        imagem.save(io.BytesIO(), format="PNG", compress_level=nivel)
+        if proprio:  # the canvas share_image encodes: palette indices as an "L" image, the palette
+            indices = Image.frombytes("L", imagem.size, imagem.tobytes())
+            paleta = imagem.getpalette() or []
+            cores = [tuple(paleta[c : c + 3]) for c in range(0, len(paleta), 3)]
+            inicio = time.process_time()
+            share_image.indexed_png(indices, cores, nivel)
+        else:
+            inicio = time.process_time()
+            imagem.save(io.BytesIO(), format="PNG", compress_level=nivel)
         codificacao_ms.append((time.process_time() - inicio) * 1000)
-print(json.dumps({"cartao_ms": cartao_ms, "codificacao_ms": codificacao_ms, "tamanho": tamanho}))
+resultado = {"cartao_ms": cartao_ms, "codificacao_ms": codificacao_ms, "tamanho": tamanho}
+codificador = "zlib-ng" if proprio else "Pillow"
+print(json.dumps({**resultado, "codificador": codificador, "nivel_do_site": share_image.COMPRESSAO_PNG}))
 """
 
 
 @dataclass(frozen=True)
 class Medida:
-    """One run: CPU milliseconds of each card and of its encoding alone, the last card's bytes."""
+    """One run: CPU milliseconds of each card and of its encoding alone, the last card's bytes,
+    what encoded the PNG ("zlib-ng": share_image's own encoder; "Pillow") and the zlib level that
+    revision's site uses."""
 
     cartao_ms: list[float]
     codificacao_ms: list[float]
     tamanho: int
+    codificador: str
+    nivel_do_site: int
 
 
 def _medir(repo: Path, nivel: int) -> Medida:
@@ -99,7 +115,7 @@ def main() -> None:
     parser.add_argument("--rodadas", type=int, default=3)
     parser.add_argument("--sem-registro", action="store_true", help="não grava em docs/PERFORMANCE.md")
     args = parser.parse_args()
-    niveis = (share_image.COMPRESSAO_PNG, NIVEL_PADRAO)
+    niveis = (share_image.COMPRESSAO_PNG, NIVEL_COMPARADO)
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         versoes = [("this tree", REPO)]
@@ -115,25 +131,31 @@ def main() -> None:
     for (nome, nivel), medidas in runs.items():
         cartao = median([ms for medida in medidas for ms in medida.cartao_ms])
         codificacao = median([ms for medida in medidas for ms in medida.codificacao_ms])
-        uso = " (what the site uses)" if nivel == share_image.COMPRESSAO_PNG else " (Pillow's default)"
-        negrito = "**" if nivel == share_image.COMPRESSAO_PNG else ""
+        site = nivel == medidas[-1].nivel_do_site  # that revision's level, not necessarily this tree's
+        uso = " (what the site uses)" if site else ""
+        negrito = "**" if site else ""
+        codificador = medidas[-1].codificador
         rows.append(
-            f"| {nome} | zlib level {nivel}{uso} | {negrito}{cartao:.1f} ms{negrito} | {codificacao:.1f} ms "
-            f"| {medidas[-1].tamanho // 1024} KiB |"
+            f"| {nome} | {codificador}, zlib level {nivel}{uso} | {negrito}{cartao:.1f} ms{negrito} "
+            f"| {codificacao:.1f} ms | {medidas[-1].tamanho // 1024} KiB |"
         )
     body = "\n".join(
         [
             f"{REPETICOES} cards of different claims (a demonstration check) per run, each run in a fresh "
             f"process after one card that loads the typefaces; {args.rodadas} runs per row, alternated; "
             "median CPU time (user + system of the process) per card, and of it the PNG encoding alone "
-            "(the drawn image encoded again with the same options). 1-minute load average of the "
+            "(the drawn pixels encoded again by the same encoder at the same level: zlib-ng, "
+            "share_image's own PNG writer, or Pillow's for a revision without it). 1-minute load "
+            "average of the "
             f"(shared, {os.cpu_count()}-core) machine: {load_before:.1f} at the start, {load_after:.1f} "
             "at the end.",
             "",
             "This tree's cards are indexed-colour PNGs: a palette of at most 256 colours in which each "
             f"text colour is blended over its background in {share_image.NIVEIS} steps "
             "(`site_builder/share_image.py`, `_Tela`), each pixel within half a step of the full-colour "
-            "drawing (tests/support/cartao.py); one byte per pixel and no row filter to choose.",
+            "drawing (tests/support/cartao.py); one byte per pixel and no row filter to choose, "
+            "written by share_image itself (`indexed_png`: IHDR, PLTE, one IDAT compressed by "
+            "zlib-ng, IEND).",
             "",
             "| share_image of | PNG encoding | CPU per card | of which encoding | Size |",
             "|---|---|---:|---:|---:|",

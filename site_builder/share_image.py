@@ -4,23 +4,26 @@ page, with its headline numbers, drawn at build time with Pillow and a typeface 
 The same card always gives the same bytes (no time stamp, no metadata), so an unchanged image is not
 uploaded again; new numbers give a new image.
 
-Cards are drawn on a palette canvas (`_Tela`) and saved as an indexed-colour PNG: one byte per
-pixel and no row filter to choose make the encoding several times cheaper than a full-colour PNG,
-which was most of a card's cost (benchmarks/cartao_checagem_bench.py, docs/PERFORMANCE.md).
+Cards are drawn on a palette canvas (`_Tela`) and written as an indexed-colour PNG by this module
+itself (`indexed_png`, with zlib-ng): one byte per pixel and no row filter to choose make the
+encoding several times cheaper than a full-colour PNG, which was most of a card's cost, and zlib-ng
+encodes those rows in about half the time Pillow's encoder took, to a smaller file
+(benchmarks/cartao_checagem_bench.py, docs/PERFORMANCE.md).
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-import io
-from collections.abc import Callable
+import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 from site_builder.artifact import Artifact, raw
 from site_builder.reader import fingerprint
@@ -74,9 +77,11 @@ def _font(peso: str, tamanho: int) -> ImageFont.FreeTypeFont:
 
 @cache
 def renderer_version() -> str:
-    """What else decides the bytes besides the card: this code, Pillow's version and the typeface's."""
+    """What else decides the bytes besides the card: this code and the versions of Pillow (the
+    drawing), of the typeface and of zlib-ng (the compressed pixels)."""
     code = Path(__file__).read_bytes()
-    versions = f"{metadata.version('pillow')}|{metadata.version('font-source-sans-pro')}"
+    packages = ("pillow", "font-source-sans-pro", "zlib-ng")
+    versions = "|".join(metadata.version(package) for package in packages)
     return hashlib.sha256(code + versions.encode()).hexdigest()
 
 
@@ -111,7 +116,7 @@ def _niveis(sobre: str, tinta: str) -> tuple[Cor, ...]:
 
 
 class _Tela:
-    """A 1200×630 canvas of palette indices (an "L" image until saved) and the colours they stand for.
+    """A 1200×630 canvas of palette indices (an "L" image) and the colours they stand for.
 
     Each background colour comes with the ramps of the text colours drawn over it, contiguous in
     the palette: [ink₁ full, …, ink₁ faint, background, ink₂ faint, …, ink₂ full], `NIVEIS` steps
@@ -166,13 +171,46 @@ class _Tela:
         """`texto` in `tinta` at `xy` (Pillow's `anchor`), over pixels all of index `sobre` (`fundo`)."""
         self.draw.text(xy, texto, fill=self.tintas[sobre, tinta], font=fonte, anchor=anchor)
 
-    def png(self, **opcoes: int | bool) -> bytes:
-        """The canvas as an indexed-colour PNG (`opcoes`: Pillow's PNG options), no metadata: the
-        same drawing, the same bytes. Turns the canvas into that palette image: draw no more on it."""
-        self.imagem.putpalette(b"".join(bytes(cor) for cor in self.cores))
-        out = io.BytesIO()
-        self.imagem.save(out, format="PNG", **opcoes)
-        return out.getvalue()
+    def png(self, compressao: int) -> bytes:
+        """The canvas as an indexed-colour PNG at zlib level `compressao` (`indexed_png`)."""
+        return indexed_png(self.imagem, self.cores, compressao)
+
+
+_PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    """A PNG chunk: length, type, data and the CRC-32 of type and data."""
+    crc = zlib_ng.crc32(data, zlib_ng.crc32(kind))
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+
+def indexed_png(indices: Image.Image, palette: Sequence[Cor], level: int) -> bytes:
+    """`indices` (an "L" image whose pixels are indices into `palette`) as an indexed-colour PNG:
+    8 bits per pixel, a PLTE of exactly `palette`, one IDAT of every row with filter 0 (none)
+    compressed by zlib-ng at `level` (0-9), and no metadata chunk, so that the same pixels and
+    palette always give the same bytes (with the same zlib-ng: `renderer_version`)."""
+    if indices.mode != "L":
+        raise ValueError(f"imagem de índices no modo {indices.mode}, não L")
+    if not 1 <= len(palette) <= 256:
+        raise ValueError(f"paleta PNG de {len(palette)} cores: deve ter de 1 a 256")
+    width, height = indices.size
+    # Pillow's raw encoder pads each row to the stride with zeros: a zero, then the rows each
+    # followed by a zero less the last one, are the rows each behind its filter byte 0, in one
+    # copy of the pixels instead of a slice per row (0.06 ms a card here instead of 0.24 ms).
+    rows = indices.tobytes("raw", "L", width + 1)
+    compressor = zlib_ng.compressobj(level)
+    idat = compressor.compress(b"\0") + compressor.compress(memoryview(rows)[:-1]) + compressor.flush()
+    return b"".join(
+        [
+            _PNG_SIGNATURE,
+            # 8 bits, colour type 3 (palette), compression, filter and interlace methods 0
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)),
+            _chunk(b"PLTE", b"".join(bytes(colour) for colour in palette)),
+            _chunk(b"IDAT", idat),
+            _chunk(b"IEND", b""),
+        ]
+    )
 
 
 @lru_cache(maxsize=8)
@@ -198,11 +236,11 @@ def _rodape(tela: _Tela, rodape: str) -> None:
     tela.texto((MARGEM, ALTURA - 32), rodape, SUAVE, fonte, "lm", sobre=tela.papel)
 
 
-# zlib's fastest level for every card: one card per check, and the projection's cards are drawn again
-# at every reading of the night, so encoding time counts more than a few KiB (measured by
-# benchmarks/cartao_checagem_bench.py, in docs/PERFORMANCE.md; Pillow's `optimize` took 65 of the
-# projection card's 69 ms).
-COMPRESSAO_PNG = 1
+# The zlib level of every card (`indexed_png`): one card per check, and the projection's cards are
+# drawn again at every reading of the night, so encoding time counts, but zlib-ng's level 1 saved only
+# 0.3 ms of a check card's 5 ms over level 2 for a quarter more bytes (44 KiB against 33 KiB, and
+# Pillow's level 1 had 39 KiB), measured by benchmarks/cartao_checagem_bench.py.
+COMPRESSAO_PNG = 2
 
 
 def render_png(cartao: Cartao) -> bytes:
@@ -233,7 +271,7 @@ def render_png(cartao: Cartao) -> bytes:
         tela.texto((MARGEM + 36, meio + 4), linha.nota, SUAVE, nota, "lt", sobre=tela.papel)
         y += altura_linha
     _rodape(tela, cartao.rodape)
-    return tela.png(compress_level=COMPRESSAO_PNG)
+    return tela.png(COMPRESSAO_PNG)
 
 
 def _image_artifact(url: str, cartao: object, draw: Callable[[], bytes]) -> Artifact:
@@ -329,9 +367,9 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_PNG
     datas = _fit(draw, cartao.datas, "regular", 28, util - largura_selo - 30)
     tela.texto((MARGEM + largura_selo + 30, y + 34), cartao.datas, SUAVE, datas, "lm", sobre=tela.papel)
     _rodape(tela, cartao.rodape)
-    return tela.png(compress_level=compressao)
+    return tela.png(compressao)
 
 
 def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
-    """A check's card at `url` (`_image_artifact`)."""
-    return _image_artifact(url, cartao, lambda: render_checagem_png(cartao))
+    """A check's card at `url` (`_image_artifact`), at the site's zlib level."""
+    return _image_artifact(url, cartao, lambda: render_checagem_png(cartao, COMPRESSAO_PNG))
