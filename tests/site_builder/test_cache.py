@@ -259,7 +259,7 @@ def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
     drawn: list[str] = []
     real = share_image.render_checagem_png
 
-    def counting(cartao: share_image.CartaoChecagem, compressao: int = 1) -> bytes:
+    def counting(cartao: share_image.CartaoChecagem, compressao: int = share_image.COMPRESSAO_PNG) -> bytes:
         drawn.append(cartao.afirmacao)
         return real(cartao, compressao)
 
