@@ -30,6 +30,7 @@ import struct
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 MAX_ENTRIES = 40_000  # 16,000 pages and two earlier versions of each
 PRUNED_TO = 30_000  # what a pruned store keeps, so that pruning is not redone every build
@@ -124,6 +125,7 @@ class EntryStore:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._index: dict[bytes, _Location] | None = None  # read on first use, oldest entry first
+        self._readers: dict[str, BinaryIO] = {}  # packs opened for reading, closed with this object
 
     def _listing(self) -> tuple[list[str], list[str]]:
         """The packs' paths without suffix, oldest first, and the folders of the earlier
@@ -169,9 +171,10 @@ class EntryStore:
         if found is None:
             return None
         try:
-            with open(found.pack, "rb") as handle:  # noqa: PTH123 - once per entry
-                handle.seek(found.offset)
-                payload = handle.read(found.length)
+            handle = self._readers.get(found.pack)
+            if handle is None:  # one open per pack, not per entry: a warm build reads thousands
+                handle = self._readers[found.pack] = open(found.pack, "rb")  # noqa: PTH123, SIM115
+            payload = os.pread(handle.fileno(), found.length, found.offset)
         except OSError:
             return None
         if len(payload) != found.length or hashlib.sha256(payload).digest() != found.digest:
@@ -201,6 +204,9 @@ class EntryStore:
             return 0
         kept = list(entries.items())[-keep:] if len(entries) > limit else list(entries.items())
         _forget_writer(self.folder)
+        for reader in self._readers.values():
+            reader.close()
+        self._readers.clear()
         merged = _Writer(self.folder)
         fresh: dict[bytes, _Location] = {}
         try:
