@@ -58,7 +58,6 @@ class _Writer:
     def __init__(self, folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         name = f"{folder}/{time.time_ns():020d}-{os.getpid()}"
-        self.pid = os.getpid()
         self.pack_path = name + PACK
         # Unbuffered: every record reaches the file in one write, readable at once by any process.
         self._pack = open(self.pack_path, "ab", buffering=0)  # noqa: PTH123, SIM115 - lives with the process
