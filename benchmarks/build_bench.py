@@ -43,7 +43,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from benchmarks.report import median, write_section  # noqa: E402
+from benchmarks.report import filesystem, median, write_section  # noqa: E402
 from site_builder import markdown_cache  # noqa: E402
 from site_builder.build import build_site, state_path  # noqa: E402
 from site_builder.markdown_render import EXTENSIONS  # noqa: E402
@@ -206,9 +206,28 @@ def pelican_available() -> bool:
     return importlib.util.find_spec("pelican") is not None
 
 
+def fresh_output(tmp: Path) -> Path:
+    """A folder no build has written to, for one measured build's output.
+
+    Nothing is deleted between measured builds (the folders go with `tmp` at the end): on an ext4
+    without a journal, as this benchmark's machines have had, the kernel skips inodes freed in
+    the last minute or more when it allocates one, looking each up in the buffer cache, so the
+    thousands of files a build creates cost more system time right after thousands were deleted
+    (`benchmarks/criacao_arquivos_bench.py` measures file creation on this machine). Deleting
+    the last output just before each build would have charged that to the next builder."""
+    parent = tmp / "saidas"
+    parent.mkdir(exist_ok=True)
+    return Path(tempfile.mkdtemp(dir=parent))
+
+
+def _require_empty(out: Path) -> None:
+    if any(out.iterdir()):  # a figure for a build into a used folder would measure the wrong thing
+        raise SystemExit(f"build_bench: a saída {out} não está vazia")
+
+
 def measured_pelican(project: Path, out: Path) -> dict[str, float]:
-    """One cold Pelican build of `project` into an empty `out`, in a process of its own."""
-    shutil.rmtree(out, ignore_errors=True)
+    """One cold Pelican build of `project` into `out` (a `fresh_output`), in a process of its own."""
+    _require_empty(out)
     done = subprocess.run(
         [sys.executable, "-c", PELICAN_CHILD, str(project), str(out)],
         check=True,
@@ -276,15 +295,16 @@ print(json.dumps({
 
 
 def measured_build(repo: Path, root: Path, out: Path, *, warm_conversions: bool = False) -> dict[str, float]:
-    """One build of `root` into an empty `out` by the builder in `repo`, in a process of its own:
-    with no build state, and no conversion cache unless `warm_conversions`."""
+    """One build of `root` into `out` (a `fresh_output`: no output, and so no build state, which
+    is kept per output folder) by the builder in `repo`, in a process of its own; with the
+    cross-build caches of earlier builds if `warm_conversions`, else with none (a few pack files
+    deleted)."""
+    _require_empty(out)
     if warm_conversions:
-        shutil.rmtree(state_path(root, out), ignore_errors=True)
         if not (state_path(root, out).parent / markdown_cache.FOLDER).is_dir():
             raise SystemExit("build_bench: não há cache de conversões para medir a saída fria com ele")
     else:
         shutil.rmtree(root / ".cache", ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
     done = subprocess.run(
         [sys.executable, "-c", CHILD, str(repo), str(root), str(out)],
         check=True,
@@ -306,7 +326,7 @@ def builder_at(revision: str, folder: Path) -> Path:
 
 def memory(args: argparse.Namespace) -> None:
     """Peak memory and speed of cold builds, each in a fresh process (and before/after a change)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.pasta) as tmp:
         root = Path(tmp) / "site"
         mean_size = make_site(root, args.paginas)
         builders = [("atual", REPO)]
@@ -315,7 +335,7 @@ def memory(args: argparse.Namespace) -> None:
         runs: dict[str, list[dict[str, float]]] = {name: [] for name, _ in builders}
         for _ in range(args.rodadas):  # alternated, so a change in the machine's load hits both alike
             for name, repo in builders:
-                runs[name].append(measured_build(repo, root, Path(tmp) / "public"))
+                runs[name].append(measured_build(repo, root, fresh_output(Path(tmp))))
     load = os.getloadavg()[0]
     lines = [
         f"Cold builds of a synthetic site of {args.paginas:,} Markdown fact-check pages "
@@ -351,6 +371,7 @@ def main() -> None:
     parser.add_argument("--memoria", action="store_true", help="pico de memória de builds a frio")
     parser.add_argument("--antes", help="revisão git do construtor a comparar (com --memoria)")
     parser.add_argument("--sem-registro", action="store_true", help="não grava docs/PERFORMANCE.md")
+    parser.add_argument("--pasta", help="onde criar o site e as saídas (padrão: a pasta temporária)")
     parser.add_argument(
         "--reconstrucoes", action="store_true", help="só as reconstruções (sem builds a frio nem Pelican)"
     )
@@ -364,17 +385,19 @@ def main() -> None:
         memory(args)
         return
     args.paginas = args.paginas or 10_000
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.pasta) as tmp:
         root = Path(tmp) / "site"
         mean_size = make_site(root, args.paginas)
         load_before = os.getloadavg()[0]
         peers = compare(root, Path(tmp), args.rodadas)
-        rebuild_rows = rebuilds(root, Path(tmp) / "public", args.rodadas + 2)
+        rebuild_rows = rebuilds(root, fresh_output(Path(tmp)), args.rodadas + 2)
+        where = f"{Path(tmp).parent} ({filesystem(Path(tmp))})"
     load_after = os.getloadavg()[0]
     body = "\n".join(
         [
             f"Synthetic site: {args.paginas:,} Markdown fact-check pages ({WORDS} words of body, "
-            f"{mean_size / 1024:.1f} KiB per file with its front matter) plus the repository's own content. "
+            f"{mean_size / 1024:.1f} KiB per file with its front matter) plus the repository's own content, "
+            f"site and outputs in {where}. "
             f"1-minute load average of the (shared, {os.cpu_count()}-core) machine: {load_before:.1f} at the "
             f"start, {load_after:.1f} at the end.",
             "",
@@ -390,11 +413,11 @@ def main() -> None:
 
 def only_rebuilds(args: argparse.Namespace) -> None:
     """The rebuild figures alone, in a section of their own (a quick rerun after a change)."""
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory(dir=args.pasta) as tmp:
         root = Path(tmp) / "site"
         make_site(root, args.paginas)
         load_before = os.getloadavg()[0]
-        rows = rebuilds(root, Path(tmp) / "public", args.rodadas + 2)
+        rows = rebuilds(root, fresh_output(Path(tmp)), args.rodadas + 2)
     load_after = os.getloadavg()[0]
     body = "\n".join(
         [
@@ -417,6 +440,8 @@ def command(args: argparse.Namespace, default_pages: int, *flags: str) -> str:
         words.append(f"--paginas {args.paginas}")
     if args.rodadas != DEFAULT_ROUNDS:
         words.append(f"--rodadas {args.rodadas}")
+    if args.pasta:
+        words.append(f"--pasta {args.pasta}")
     return " ".join(words)
 
 
@@ -443,9 +468,10 @@ def compare(root: Path, tmp: Path, rounds: int) -> list[str]:
         for case in order:
             if case == PELICAN:
                 if has_pelican:
-                    this_round[case] = measured_pelican(pelican_project, tmp / "pelican-public")
+                    this_round[case] = measured_pelican(pelican_project, fresh_output(tmp))
             else:  # WARM always right after COLD: the conversion cache it finds is that build's
-                this_round[case] = measured_build(REPO, root, tmp / "public", warm_conversions=case == WARM)
+                warm = case == WARM
+                this_round[case] = measured_build(REPO, root, fresh_output(tmp), warm_conversions=warm)
         for case, figures in this_round.items():
             runs[case].append(figures)
             print(f"rodada {number + 1}: {case}: {figures['cpu_s']:.2f} s de CPU", file=sys.stderr)
@@ -501,7 +527,6 @@ def compare(root: Path, tmp: Path, rounds: int) -> list[str]:
 def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
     """Wall and CPU time of rebuilds after a cold build into `out`, in this process; the table."""
     shutil.rmtree(root / ".cache", ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
     timed(root, out)
     noop = [timed(root, out) for _ in range(runs)]
     noop_cpu = CPU_SECONDS[-runs:]

@@ -44,6 +44,18 @@ def machine_description() -> str:
     )
 
 
+def filesystem(path: Path) -> str:
+    """The mount of `path` as /proc/mounts gives it (type and options), for the record."""
+    best = ("", "")
+    mounts = Path("/proc/mounts")
+    lines = mounts.read_text(encoding="utf-8").splitlines() if mounts.exists() else []
+    for line in lines:
+        _device, point, kind, options, *_rest = line.split()
+        if str(path.resolve()).startswith(point) and len(point) >= len(best[0]):
+            best = (point, f"{kind} ({options})")
+    return f"{best[0]}: {best[1]}" if best[0] else "desconhecido"
+
+
 def median(values: list[float]) -> float:
     """Median of a non-empty list of timings."""
     return statistics.median(values)
