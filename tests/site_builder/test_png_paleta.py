@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
+from zlib_ng import zlib_ng
 
 from site_builder import share_image
 from site_builder.share_image import Cartao, CartaoChecagem, Cor, Linha
@@ -93,7 +94,7 @@ def test_a_drawn_canvas_decodes_to_its_indices_and_palette(level: int) -> None:
 @settings(max_examples=60, deadline=None)
 @given(
     width=st.integers(1, 40),
-    height=st.integers(1, 12),
+    height=st.integers(1, 3 * share_image._FAIXA + 5),  # one band of rows to several
     colours=st.integers(1, 256),
     level=st.integers(0, 9),
     data=st.data(),
@@ -108,6 +109,21 @@ def test_any_canvas_decodes_as_pillows_own_png_of_it(
     png = share_image.indexed_png(indices, palette, level)
     assert decoded(png) == decoded(pillow_png(indices, palette))
     assert decoded(png)[2] == indices.tobytes()
+
+
+# zlib-ng's levels 0 (stored) and 1 (its "quick" strategy) end blocks where a call's input ends:
+# at those the bands give other, equally valid, bytes (the tests above decode them).
+@pytest.mark.parametrize("level", [share_image.COMPRESSAO_PNG, 6, 9])
+@pytest.mark.parametrize("height", [1, *(share_image._FAIXA + d for d in (-1, 0, 1)), 630])
+def test_rows_compressed_a_band_at_a_time_are_the_bytes_of_all_rows_at_once(level: int, height: int) -> None:
+    # The rows go to zlib-ng in bands: the stream must be the one a single call over every row
+    # gives (the cards' bytes did not change with the bands, and cached cards stay valid).
+    tela = card_canvas()
+    indices = tela.imagem.crop((0, 630 - height, 1200, 630))  # the card's lower rows: text and rule
+    rows = b"".join(b"\0" + indices.crop((0, y, 1200, y + 1)).tobytes() for y in range(height))
+    compressor = zlib_ng.compressobj(level)
+    at_once = compressor.compress(rows) + compressor.flush()
+    assert dict(chunks(share_image.indexed_png(indices, tela.cores, level)))[b"IDAT"] == at_once
 
 
 def test_a_card_is_a_valid_palette_png_of_four_chunks() -> None:
