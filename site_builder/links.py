@@ -7,17 +7,35 @@ import sys
 from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
+# A link: whitespace, `href` or `src`, `=` and a quoted address (what `internal_links` reads).
 _LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
+_AFTER_NAME = re.compile(r"""\s*=\s*["'](/[^"'#?]*)""")  # `_LINK` after its attribute name
 
 
 def internal_links(html: str) -> tuple[str, ...]:
-    """Root-relative paths linked from a page (query and fragment dropped), sorted, unique."""
+    """Root-relative paths linked from a page (query and fragment dropped), sorted, unique: those
+    `_LINK` finds, scanning left to right without overlaps, whose address does not start `//`."""
+    # `_LINK.finditer` tries its leading `\s` at every character of a page (26 MB of HTML in a
+    # 2,000-check build); `str.find` jumps from one attribute name to the next at C speed and the
+    # rest of the pattern is matched only there: half the time, the same links (property test).
+    starts = []  # every `href` and `src` with a character before it, in page order
+    for name in ("href", "src"):
+        position = html.find(name, 1)
+        while position != -1:
+            starts.append((position, len(name)))
+            position = html.find(name, position + len(name))
+    starts.sort()
+    addresses: set[str] = set()
+    end = 0  # where the last match ended: the next starts at or after it, as with finditer
+    for position, length in starts:
+        if position > end and html[position - 1].isspace():
+            match = _AFTER_NAME.match(html, position + length)
+            if match is not None:
+                end = match.end()
+                if not match.group(1).startswith("//"):
+                    addresses.add(match.group(1))
     # Interned: the build keeps every page's links, and most pages link to the same few paths.
-    return tuple(
-        sorted(
-            {sys.intern(unquote(m.group(1))) for m in _LINK.finditer(html) if not m.group(1).startswith("//")}
-        )
-    )
+    return tuple(sorted({sys.intern(unquote(address)) for address in addresses}))
 
 
 # What makes `urlsplit` do more than return a root-relative link as its path: a query, a
