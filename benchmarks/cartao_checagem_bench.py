@@ -141,8 +141,10 @@ def main() -> None:
         )
     body = "\n".join(
         [
-            f"{REPETICOES} cards of different claims (a demonstration check) per run, each run in a fresh "
-            f"process after one card that loads the typefaces; {args.rodadas} runs per row, alternated; "
+            f"{REPETICOES} cards of different claims (a demonstration check; the same author, verdict and "
+            "dates, as the checks of one candidate published on one day share them) per run, each run "
+            "in a fresh process after one card that loads the typefaces; "
+            f"{args.rodadas} runs per row, alternated; "
             "median CPU time (user + system of the process) per card, and of it the PNG encoding alone "
             "(the drawn pixels encoded again by the same encoder at the same level: zlib-ng, "
             "share_image's own PNG writer, or Pillow's for a revision without it). 1-minute load "

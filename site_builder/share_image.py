@@ -21,12 +21,16 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
 
 from site_builder.artifact import Artifact, raw
 from site_builder.reader import fingerprint
+
+if TYPE_CHECKING:
+    from PIL._imaging import ImagingCore
 
 FILE_NAME = "compartilhar.png"  # beside the page it illustrates
 LARGURA, ALTURA = 1200, 630
@@ -115,6 +119,15 @@ def _niveis(sobre: str, tinta: str) -> tuple[Cor, ...]:
     return tuple(niveis)
 
 
+@lru_cache(maxsize=64)  # a few dozen authors, verdicts and dates at a time: at most ~3 MB of masks
+def _mascara(
+    fonte: ImageFont.FreeTypeFont, texto: str, anchor: str, tinta: int
+) -> tuple[ImagingCore, tuple[int, int]]:
+    """The glyph mask of a one-line `texto` and its offset from the anchor, as `ImageDraw.text`
+    asks the font for it (`_Tela.texto`)."""
+    return fonte.getmask2(texto, "L", anchor=anchor, ink=tinta)
+
+
 class _Tela:
     """A 1200×630 canvas of palette indices (an "L" image) and the colours they stand for.
 
@@ -167,9 +180,19 @@ class _Tela:
         fonte: ImageFont.FreeTypeFont,
         anchor: str,
         sobre: int,
+        repetido: bool = False,
     ) -> None:
-        """`texto` in `tinta` at `xy` (Pillow's `anchor`), over pixels all of index `sobre` (`fundo`)."""
-        self.draw.text(xy, texto, fill=self.tintas[sobre, tinta], font=fonte, anchor=anchor)
+        """`texto` in `tinta` at `xy` (Pillow's `anchor`), over pixels all of index `sobre` (`fundo`).
+        A `repetido` text, one that many cards show alike (a verdict, an author, a date), is
+        rasterized once (`_mascara`) and only blended into each card."""
+        tinta_indice = self.tintas[sobre, tinta]
+        if repetido and "\n" not in texto:
+            mascara, (dx, dy) = _mascara(fonte, texto, anchor, tinta_indice)
+            # What `ImageDraw.text` does with a one-line text at whole-pixel coordinates (its
+            # glyph mask, blended at the mask's offset), the mask drawn once (tests/checagens).
+            self.draw.draw.draw_bitmap((xy[0] + dx, xy[1] + dy), mascara, tinta_indice)
+        else:
+            self.draw.text(xy, texto, fill=tinta_indice, font=fonte, anchor=anchor)
 
     def png(self, compressao: int) -> bytes:
         """The canvas as an indexed-colour PNG at zlib level `compressao` (`indexed_png`)."""
@@ -362,7 +385,7 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_PNG
     util = LARGURA - 2 * MARGEM
     y = 150 if cartao.demonstracao else 110
     autoria = _fit(draw, cartao.autoria, "regular", 30, util)
-    tela.texto((MARGEM, y), cartao.autoria, SUAVE, autoria, "lt", sobre=tela.papel)
+    tela.texto((MARGEM, y), cartao.autoria, SUAVE, autoria, "lt", sobre=tela.papel, repetido=True)
     y += 48
     fonte, linhas = _afirmacao(draw, cartao.afirmacao, util)
     altura_linha = int(fonte.size * 1.2)
@@ -374,9 +397,10 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_PNG
     largura_selo = int(draw.textlength(cartao.rotulo, font=selo)) + 48
     fundo_selo = tela.fundo(CORES_VEREDITO.get(cartao.veredito, TOPO), CLARO)
     draw.rounded_rectangle((MARGEM, y, MARGEM + largura_selo, y + 68), radius=8, fill=fundo_selo)
-    tela.texto((MARGEM + 24, y + 34), cartao.rotulo, CLARO, selo, "lm", sobre=fundo_selo)
+    tela.texto((MARGEM + 24, y + 34), cartao.rotulo, CLARO, selo, "lm", sobre=fundo_selo, repetido=True)
     datas = _fit(draw, cartao.datas, "regular", 28, util - largura_selo - 30)
-    tela.texto((MARGEM + largura_selo + 30, y + 34), cartao.datas, SUAVE, datas, "lm", sobre=tela.papel)
+    onde = (MARGEM + largura_selo + 30, y + 34)
+    tela.texto(onde, cartao.datas, SUAVE, datas, "lm", sobre=tela.papel, repetido=True)
     _rodape(tela, cartao.rodape)
     return tela.png(compressao)
 

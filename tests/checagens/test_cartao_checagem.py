@@ -172,3 +172,27 @@ def test_cartao_de_cores_demais_para_uma_paleta_e_recusado() -> None:
     with pytest.raises(ValueError, match="256 cores"):
         for azul in range(256):
             tela.fundo(f"#0000{azul:02x}")
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    texto=st.text(alphabet="aeiouçãéõ AMW0123456789·()“”,.-\n", min_size=0, max_size=40),
+    peso=st.sampled_from(sorted(share_image.FONTS)),
+    tamanho=st.integers(16, 64),
+    anchor=st.sampled_from(["lt", "lm", "ls", "rm", "la", "mm"]),
+    x=st.integers(-20, 1180),
+    y=st.integers(-20, 620),
+)
+def test_texto_repetido_desenha_os_pixels_do_pillow(
+    texto: str, peso: str, tamanho: int, anchor: str, x: int, y: int
+) -> None:
+    """A text drawn from its memoized glyph mask (`repetido`: authors, verdicts, dates) gives the
+    pixels of Pillow's `ImageDraw.text`, the first time and from the memo, at any place."""
+    fonte = share_image._font(peso, tamanho)
+    if "\n" in texto and anchor[1] in "tb":
+        return  # Pillow refuses such an anchor for several lines; cards draw one line each
+    telas = [share_image._Tela(share_image.FUNDO, share_image.TEXTO) for _ in range(2)]
+    for tela, repetido in zip(telas, (False, True), strict=True):
+        for onde in ((x, y), (y, x)):  # the second time from the memo
+            tela.texto(onde, texto, share_image.TEXTO, fonte, anchor, sobre=tela.papel, repetido=repetido)
+    assert telas[1].imagem.tobytes() == telas[0].imagem.tobytes()
