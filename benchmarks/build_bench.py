@@ -408,7 +408,9 @@ def main() -> None:
     )
     print(body)
     if not args.sem_registro:
-        write_section("Site build", command(args, 10_000), body)
+        # A run in another folder (`--pasta`, say a tmpfs) is a section of its own beside the default's.
+        name = "Site build" if args.pasta is None else f"Site build in {args.pasta}"
+        write_section(name, command(args, 10_000), body)
 
 
 def only_rebuilds(args: argparse.Namespace) -> None:
