@@ -271,9 +271,9 @@ def _rodape(tela: _Tela, rodape: str) -> None:
 
 
 # The zlib level of every card (`indexed_png`): one card per check, and the projection's cards are
-# drawn again at every reading of the night, so encoding time counts, but zlib-ng's level 1 saved only
-# 0.3 ms of a check card's 5 ms over level 2 for a quarter more bytes (44 KiB against 33 KiB, and
-# Pillow's level 1 had 39 KiB), measured by benchmarks/cartao_checagem_bench.py.
+# drawn again at every reading of the night, so encoding time counts, but zlib-ng's level 1 saves only
+# 0.2-0.4 ms of a check card's 3.3 ms over level 2 for a quarter more bytes (44 KiB against 33 KiB,
+# and Pillow's level 1 had 39 KiB), measured by benchmarks/cartao_checagem_bench.py.
 COMPRESSAO_PNG = 2
 
 
