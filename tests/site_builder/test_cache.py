@@ -189,6 +189,61 @@ def test_an_entry_is_found_by_the_stores_made_after_it(tmp_path: Path) -> None:
     assert packs.EntryStore(store.folder).has(key)
 
 
+def test_an_index_parsed_a_piece_at_a_time_reads_as_a_fresh_parse(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """This process parses only what was appended to an index since it last read it: after more
+    entries by two writers, a torn record (cut, then completed), a cut index and a prune, every
+    new store reads exactly what a process that never read the indexes before reads."""
+    folder = tmp_path / "loja"
+
+    def fresh() -> list[tuple[str, tuple[Path, int, int] | None]]:
+        with monkeypatch.context() as context:
+            context.setattr(packs, "_PARSED", {})
+            store = packs.EntryStore(folder)
+            return [(key, store.location(key)) for key in store.entry_keys()]
+
+    def read() -> list[tuple[str, tuple[Path, int, int] | None]]:
+        store = packs.EntryStore(folder)
+        found = [(key, store.location(key)) for key in store.entry_keys()]
+        assert found == fresh()
+        return found
+
+    keys = [f"{i:02x}" * 32 for i in range(12)]
+    packs.EntryStore(folder).put_bytes(keys[0], b"zero")
+    assert [k for k, _ in read()] == keys[:1]
+    for key in keys[1:4]:
+        packs.EntryStore(folder).put_bytes(key, key.encode())
+    packs._forget_writer(folder)  # the next entries in a second pack, as a worker writes them
+    for key in keys[4:6]:
+        packs.EntryStore(folder).put_bytes(key, key.encode())
+    packs.EntryStore(folder).put_bytes(keys[1], b"de novo")  # a key stored again: the newest counts
+    assert [k for k, _ in read()] == [keys[0], *keys[2:6], keys[1]]
+    index = sorted(folder.glob("*" + packs.INDEX))[-1]
+    whole = index.read_bytes()
+    packs._forget_writer(folder)
+    index.write_bytes(whole[: -packs._RECORD.size // 2])  # a writer killed in its last record
+    assert [k for k, _ in read()] == keys[:6]  # the second storing of keys[1] is lost
+    index.write_bytes(whole)  # the record completed
+    assert [k for k, _ in read()] == [keys[0], *keys[2:6], keys[1]]
+    rewritten = (
+        whole[packs._RECORD.size : 2 * packs._RECORD.size]
+        + whole[: packs._RECORD.size]
+        + whole[2 * packs._RECORD.size :]
+    )
+    index.write_bytes(rewritten)  # the same file, as long, its records in another order
+    assert [k for k, _ in read()] == [keys[0], *keys[2:4], keys[5], keys[4], keys[1]]
+    index.write_bytes(whole[: packs._RECORD.size])  # cut to its first record
+    packs.EntryStore(folder).put_bytes(keys[6], b"seis")
+    assert [k for k, _ in read()] == [*keys[:5], keys[6]]
+    assert packs.EntryStore(folder).prune(max_packs=1) == 0  # merged into one new pack
+    for key in keys[7:]:
+        packs.EntryStore(folder).put_bytes(key, key.encode())
+    assert [k for k, _ in read()] == [*keys[:5], *keys[6:]]
+    # The pruned packs are forgotten, not kept parsed.
+    assert all(Path(path).exists() for path in packs._PARSED if Path(path).parent == folder)
+
+
 def test_a_key_that_is_not_a_checksum_is_refused(tmp_path: Path) -> None:
     store = packs.EntryStore(tmp_path / "loja")
     with pytest.raises(ValueError, match="chave de cache inválida"):
