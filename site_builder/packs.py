@@ -184,12 +184,18 @@ class EntryStore:
 
     def _entries(self) -> dict[bytes, _Location]:
         if self._index is None:
+            bases = self._listing()[0]
             parts = []
-            for base in self._listing()[0]:
+            for base in bases:
                 try:
                     parts.append((base, _index_records(base)))
                 except OSError:
                     continue
+            # Packs another process pruned away are parsed no more: forget them (a long-lived
+            # process that builds every few minutes would otherwise keep them all).
+            here, listed = f"{self.folder}/", {base + INDEX for base in bases}
+            for gone in [path for path in _PARSED if path.startswith(here) and path not in listed]:
+                del _PARSED[gone]
             merged = _MERGED.get(str(self.folder))
             if merged is not None and _same_parts(merged[0], parts):
                 self._index = merged[1]
@@ -268,7 +274,6 @@ class EntryStore:
         finally:
             merged.close()
         for base in packs:
-            _PARSED.pop(base + INDEX, None)
             for suffix in (INDEX, PACK):
                 with contextlib.suppress(OSError):
                     os.unlink(base + suffix)  # noqa: PTH108
