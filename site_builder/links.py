@@ -8,8 +8,8 @@ from collections.abc import Callable
 from urllib.parse import unquote, urlsplit
 
 # A link: whitespace, `href` or `src`, `=` and a quoted address (what `internal_links` reads).
-_LINK = re.compile(r"""\s(?:href|src)\s*=\s*["'](/[^"'#?]*)""")
 _AFTER_NAME = re.compile(r"""\s*=\s*["'](/[^"'#?]*)""")  # `_LINK` after its attribute name
+_LINK = re.compile(r"\s(?:href|src)" + _AFTER_NAME.pattern)
 
 
 def internal_links(html: str) -> tuple[str, ...]:

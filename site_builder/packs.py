@@ -127,10 +127,10 @@ def _index_records(base: str) -> list[tuple[bytes, _Location]]:
     with open(path, "rb") as handle:  # noqa: PTH123
         data = handle.read()
     whole = len(data) - len(data) % _RECORD.size  # a torn last record is left out, read when whole
-    parsed, records = _PARSED.get(path, (b"", []))
-    if not data.startswith(parsed):  # not what was parsed plus records after it
-        parsed, records = b"", []
-    if whole > len(parsed) or path not in _PARSED:
+    known = _PARSED.get(path)
+    # What was parsed still holds if the index is those bytes plus records after them.
+    parsed, records = known if known is not None and data.startswith(known[0]) else (b"", [])
+    if known is None or parsed is not known[0] or whole > len(parsed):
         pack = base + PACK
         records = records + [
             (key, _Location(pack, offset, length, digest))
