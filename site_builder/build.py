@@ -15,6 +15,7 @@ import hashlib
 import logging
 import os
 import shutil
+import sys
 import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from site_builder import last_good, markdown_cache, markdown_render, packs
+from site_builder import last_good, markdown_cache, markdown_render, packs, share_image, unchanged
 from site_builder.artifact import Artifact
 from site_builder.assets import collect_assets
 from site_builder.collect import CHECKS_CACHE, collect
@@ -73,6 +74,9 @@ class BuildReport:
     segundos: float = 0.0
     recuperacao: str = ""  # what was done to a commit a killed build left: "", "desfeito", "concluido"
     recusados: list[str] = field(default_factory=list)  # problems of the content files refused (isolated)
+    # True when no input changed since the last build, which refused nothing (`unchanged`):
+    # nothing was read again, and its warnings are repeated.
+    inalterado: bool = False
 
     def resumo(self) -> str:
         """One summary line in Portuguese."""
@@ -82,9 +86,11 @@ class BuildReport:
             if self.recusados
             else ""
         )
+        inalterado = " (nada mudou desde o último build)" if self.inalterado else ""
         return (
             f"{self.total} arquivos; {len(self.renderizados)} renderizados, {len(self.escritos)} gravados, "
-            f"{len(self.removidos)} removidos, {len(self.avisos)} avisos em {self.segundos:.2f} s{recusados}"
+            f"{len(self.removidos)} removidos, {len(self.avisos)} avisos em {self.segundos:.2f} s{inalterado}"
+            f"{recusados}"
         )
 
 
@@ -180,6 +186,7 @@ def _read(path: Path) -> bytes | None:
 
 def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> BuildReport:
     started = time.perf_counter()
+    seen = unchanged.inputs(root)  # before anything is read: a change from here on is a change
     report = BuildReport()
     config, config_warnings, report.recusados, accepted = _load_config(root, strict)
     report.avisos += config_warnings
@@ -193,7 +200,19 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         remove_staging(out)
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
-    state = BuildState.load(state_path(root, out), code)
+    folder = state_path(root, out)
+    inputs_key = fingerprint(
+        seen.digest, code, _renderer_version(), share_image.renderer_version(), str(strict), sys.version
+    )
+    if not report.recuperacao and (same := unchanged.unchanged(folder, inputs_key, root, out)) is not None:
+        return BuildReport(
+            total=len(same.outputs),
+            avisos=list(same.avisos),
+            segundos=time.perf_counter() - started,
+            inalterado=True,
+        )
+    unchanged.forget(folder)
+    state = BuildState.load(folder, code)
     ctx, published_record = conferir(
         collect(root, config, state, workers, isolar=not strict), root, out, isolar=not strict
     )
@@ -297,6 +316,11 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         last_good.save(root, {**accepted, **ctx.aceitos})  # only what a committed build accepted
     except OSError as exc:
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
+    else:
+        if seen.trusted and not report.recusados:
+            sizes = {path: record.tamanho for path, record in records.items()}
+            with contextlib.suppress(OSError):  # without the record, the next build is a full one
+                unchanged.remember(folder, inputs_key, root, sizes, report.avisos)
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
         packs.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise

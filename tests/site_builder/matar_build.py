@@ -2,8 +2,10 @@
 
     python -m tests.site_builder.matar_build RAIZ SAIDA PASSO
 
-The commit phase starts when the journal is renamed into the staging folder; every later call of
-os.replace / os.rename / os.unlink / os.rmdir is one step. PASSO = 0 kills the process instead of
+The commit phase starts when the journal is renamed into the staging folder and ends when the
+staging folder is gone (`StagedWriter.finish`); every call of os.replace / os.rename / os.unlink /
+os.rmdir in between is one step (what the build writes after its commit, such as the accepted
+copies, is not). PASSO = 0 kills the process instead of
 writing the journal (a build dying just before its commit); PASSO = N > 0 kills it just before the
 N-th step; PASSO = -N kills it while it stages, just before the N-th file it writes into the
 staging folder; a PASSO past the last step lets the build finish. The number of steps taken (of
@@ -61,6 +63,13 @@ def main() -> int:
         build_site(root, out, workers=1)
         print(staged["n"])
         return 0
+    real_finish = StagedWriter.finish
+
+    def finishing(self: StagedWriter) -> None:
+        real_finish(self)
+        steps["armed"] = False  # the commit is over
+
+    StagedWriter.finish = finishing  # type: ignore[method-assign]
     os.replace = counting(REPLACE)
     os.rename = counting(os.rename)
     os.unlink = counting(os.unlink)
