@@ -63,7 +63,8 @@ def test_reading_checks_keeps_no_converter_per_file(project: Path, tmp_path: Pat
     """The link rules of every check are read with one Markdown converter: the build runs with
     cyclic GC off, so a converter built per file (a reference cycle) stayed in memory: about 17 KB
     per short check here, over 100 KB per benchmark check (3,000 checks: 441 MB peak instead of
-    97 MB). Now about 4.5 KB per check."""
+    97 MB). Now about 8 KB per check (7.9-8.1 KB in three runs on 2026-12-04), under the 10 KB
+    asserted."""
     assert (project / "content/checagens/um.md").read_text(encoding="utf-8").startswith('+++\nid = "')
     build_site(project, tmp_path / "aquecimento", workers=1)
     add_checks(project, 0, 10)
