@@ -572,8 +572,8 @@ def rebuilds(root: Path, out: Path, runs: int) -> list[str]:
         "load = 1-minute load average right after the case's runs. With nothing changed, a rebuild "
         "finds its inputs as the last clean build recorded them and reads nothing else "
         f"(`site_builder/unchanged.py`): {noop_skipped} of the {runs} runs did{first_full}. The full "
-        "pass row drops that record before each run: what a rebuild costs when only the live pages' "
-        "data changed, checks untouched.",
+        "pass row drops that record before each run: the pass every rebuild makes when any input "
+        "changed (the live pages' data, say), before it renders what changed.",
         "",
         "| Case | Median time | Median CPU | Load | Outputs rendered | Target |",
         "|---|---:|---:|---:|---:|---|",

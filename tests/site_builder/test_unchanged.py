@@ -1,5 +1,5 @@
 """A rebuild with no input changed skips the full pass (`site_builder.unchanged`), and never
-hides a change: every kind of change makes a full build, whose output is a fresh build's."""
+hides a change: every kind of change makes a full build, which leaves what the full pass leaves."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from site_builder import last_good, unchanged
 from site_builder.build import BuildReport, build_site
 from site_builder.collect import collect
 from site_builder.writer import StagedWriter
-from tests.site_builder.conftest import make_project, snapshot
+from tests.site_builder.conftest import REPO, make_project, snapshot
 
 Edit = Callable[[str, str, str], None]
 
@@ -70,8 +70,8 @@ def _same_size_edit(project: Path) -> None:
     path = project / "content/checagens/um.md"
     text = path.read_text(encoding="utf-8")
     stat = path.stat()
-    assert "a" in text
-    path.write_text(text.replace("a", "o", 1), encoding="utf-8")
+    at = text.rindex("a")  # in the body: the check stays valid
+    path.write_text(f"{text[:at]}o{text[at + 1 :]}", encoding="utf-8")
     os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # size and mtime as they were
 
 
@@ -270,3 +270,13 @@ def test_a_damaged_record_only_means_a_full_build(project: Path, tmp_path: Path)
     report: BuildReport = build_site(project, out)
     assert report.inalterado is False and report.renderizados == []
     assert build_site(project, out).inalterado
+
+
+def test_the_operators_guide_names_the_record_and_the_window() -> None:
+    """docs/OPERACAO.md tells operators where the record is and how recent a change must be to
+    keep it from being recorded: the figures of this module, not copies that could drift."""
+    guide = (REPO / "docs" / "OPERACAO.md").read_text(encoding="utf-8")
+    section = guide.split("### A rebuild with nothing changed", 1)[1].split("\n### ", 1)[0]
+    assert f"`{unchanged.RECORD}`" in section
+    assert f"less than {unchanged.RACY_NS / 1e9:g} s before the build started" in section
+    assert all(f"`{folder}/`" in section for folder in unchanged.FOLDERS)
