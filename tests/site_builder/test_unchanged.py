@@ -21,6 +21,12 @@ from tests.site_builder.conftest import REPO, make_project, snapshot
 Edit = Callable[[str, str, str], None]
 
 
+def _recorded(project: Path, out: Path) -> None:
+    """Build `project` into `out` and check that the next build stands on the record it left."""
+    build_site(project, out)
+    assert build_site(project, out).inalterado
+
+
 @pytest.fixture
 def trusted(monkeypatch: pytest.MonkeyPatch) -> None:
     """Walks trusted at once: the tests' files are all written less than `RACY_NS` before their
@@ -108,6 +114,10 @@ def _hidden_file(project: Path) -> None:
     (project / "content/checagens/.rascunho.md").write_text("oculto\n", encoding="utf-8")
 
 
+def _chmod(project: Path) -> None:
+    (project / "content/checagens/um.md").chmod(0o600)  # bytes, size and mtime alone: the ctime moves
+
+
 def _output_deleted(project: Path) -> None:
     next(iter(sorted((project.parent / "public").rglob("index.html")))).unlink()
 
@@ -130,6 +140,7 @@ CHANGES = {
     "a stylesheet": _static,
     "a data file": _data_file,
     "a hidden file": _hidden_file,
+    "a chmod": _chmod,
     "an output deleted": _output_deleted,
     "an output of another size": _output_resized,
     "the accepted copies deleted": _copies_deleted,
@@ -145,8 +156,7 @@ def test_every_kind_of_change_makes_a_full_build(tmp_path: Path, change: Callabl
     for name in ("com-registro", "sem-registro"):
         project = make_project(tmp_path / name / "projeto")
         out = tmp_path / name / "public"
-        build_site(project, out)
-        assert build_site(project, out).inalterado  # recorded
+        _recorded(project, out)
         change(project)
         sites.append((project, out))
     (build_module.state_path(*sites[1]) / unchanged.RECORD).unlink()
@@ -158,23 +168,9 @@ def test_every_kind_of_change_makes_a_full_build(tmp_path: Path, change: Callabl
 
 
 @pytest.mark.usefixtures("trusted")
-def test_a_chmod_makes_a_full_build(project: Path, tmp_path: Path) -> None:
-    """A change that leaves the bytes, size and mtime alone still changes the ctime."""
-    out = tmp_path / "public"
-    build_site(project, out)
-    build_site(project, out)
-    assert build_site(project, out).inalterado
-    (project / "content/checagens/um.md").chmod(0o600)
-    assert build_site(project, out).inalterado is False
-    assert build_site(project, out).inalterado
-
-
-@pytest.mark.usefixtures("trusted")
 def test_other_options_make_a_full_build(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    build_site(project, out)
-    build_site(project, out)
-    assert build_site(project, out).inalterado
+    _recorded(project, out)
     assert build_site(project, out, strict=True).inalterado is False
     assert build_site(project, out, strict=True).inalterado
     assert build_site(project, out).inalterado is False
@@ -188,8 +184,7 @@ def test_a_change_during_the_build_makes_the_next_build_full(
     """The inputs are walked before they are read: an edit made after the build read the file
     is not taken as built."""
     out = tmp_path / "public"
-    build_site(project, out)
-    build_site(project, out)
+    _recorded(project, out)
 
     def collect_then_edit(*args: Any, **kwargs: Any) -> Any:
         ctx = collect(*args, **kwargs)
@@ -243,10 +238,8 @@ def test_a_full_build_drops_the_record_before_it_commits(
 ) -> None:
     """A build killed after its commit leaves no record describing the output it replaced."""
     out = tmp_path / "public"
-    build_site(project, out)
-    build_site(project, out)
+    _recorded(project, out)
     record = build_module.state_path(project, out) / unchanged.RECORD
-    assert record.is_file()
     seen: list[bool] = []
     commit = StagedWriter.commit
 
@@ -263,8 +256,7 @@ def test_a_full_build_drops_the_record_before_it_commits(
 @pytest.mark.usefixtures("trusted")
 def test_a_damaged_record_only_means_a_full_build(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
-    build_site(project, out)
-    build_site(project, out)
+    _recorded(project, out)
     record = build_module.state_path(project, out) / unchanged.RECORD
     record.write_bytes(b"\x80\x05 estragado")
     report: BuildReport = build_site(project, out)
