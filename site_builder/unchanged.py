@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from site_builder import last_good
-from site_builder.state import RACY_NS
+from site_builder.state import RACY_NS as RACY_NS  # the same window as the state's stat cache
 from site_builder.writer import write_atomic
 
 FOLDERS = ("content", "data", "templates")  # everything a build reads under the project root
