@@ -40,7 +40,9 @@ from site_builder import last_good
 from site_builder.state import RACY_NS as RACY_NS  # the same window as the state's stat cache
 from site_builder.writer import write_atomic
 
-FOLDERS = ("content", "data", "templates")  # everything a build reads under the project root
+# Everything a build reads under the project root, besides its caches in `.cache/` (the test
+# `test_a_build_reads_nothing_outside_the_walked_folders` watches a build's reads to hold it so).
+FOLDERS = ("content", "data", "templates")
 RECORD = "inalterado.pickle"  # in the build state's folder: dropped with it (recovery, a cleared cache)
 _FORMAT = 1
 

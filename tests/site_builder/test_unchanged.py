@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from site_builder import last_good, unchanged
 from site_builder.build import BuildReport, build_site
 from site_builder.collect import collect
 from site_builder.writer import StagedWriter
+from tests.projecao.noite import runoff_capture, set_latest
 from tests.site_builder.conftest import REPO, make_project, snapshot
 
 Edit = Callable[[str, str, str], None]
@@ -272,3 +275,48 @@ def test_the_operators_guide_names_the_record_and_the_window() -> None:
     assert f"`{unchanged.RECORD}`" in section
     assert f"less than {unchanged.RACY_NS / 1e9:g} s before the build started" in section
     assert all(f"`{folder}/`" in section for folder in unchanged.FOLDERS)
+
+
+# A build in a process of its own that names the top-level entries of the project it opened or
+# listed (Python's audit events; a file read by path is opened, a folder walked is listed).
+AUDIT = """
+import os, sys
+from pathlib import Path
+root = os.path.realpath(sys.argv[1])
+seen = set()
+def hook(event, args):
+    named = args and isinstance(args[0], (str, bytes, os.PathLike))
+    if event in ("open", "os.listdir", "os.scandir") and named:
+        path = os.path.realpath(os.fsdecode(args[0]))
+        if path.startswith(root + os.sep):
+            seen.add(os.path.relpath(path, root).split(os.sep)[0])
+sys.addaudithook(hook)
+from site_builder.build import build_site
+build_site(Path(sys.argv[1]), Path(sys.argv[2]))
+print(chr(10).join(sorted(seen)))
+"""
+
+
+def test_a_build_reads_nothing_outside_the_walked_folders(tmp_path: Path) -> None:
+    """An input read elsewhere under the project would change unseen by the record: a project
+    with every kind of page (checks, archived copies, a debate, a runoff race) is built and
+    every file it opened or folder it listed lies under `FOLDERS` or the caches."""
+    project = make_project(tmp_path / "projeto")
+    debate = "data/debates/demo-governo-2026-10-15"
+    shutil.copytree(REPO / debate, project / debate)
+    for candidato in (REPO / "content/candidatos").iterdir():
+        shutil.copy(candidato, project / "content/candidatos")
+    race = project / "data/tse/6258/presidente"
+    set_latest(race, runoff_capture(race, 0, 5.0))
+    (project / "eleicoes.toml").write_text("[publicar]\n", encoding="utf-8")  # the jobs' settings
+    done = subprocess.run(
+        [sys.executable, "-c", AUDIT, str(project), str(tmp_path / "public")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    read = set(done.stdout.split())
+    assert set(unchanged.FOLDERS) <= read, "the hook sees the build's reads"
+    assert read <= {*unchanged.FOLDERS, ".cache"}
+    assert (tmp_path / "public" / "projecao/6258-presidente/index.html").is_file()
