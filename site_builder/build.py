@@ -201,10 +201,14 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         shutil.rmtree(state_path(root, out), ignore_errors=True)
         report.recuperacao = "refeito"
     folder = state_path(root, out)
-    inputs_key = fingerprint(
-        seen.digest, code, _renderer_version(), share_image.renderer_version(), str(strict), sys.version
-    )
-    if not report.recuperacao and (same := unchanged.unchanged(folder, inputs_key, root, out)) is not None:
+    # None when the walk cannot be trusted (`unchanged.inputs`): a full build that leaves no record.
+    inputs_key, same = None, None
+    if seen is not None:
+        versions = (_renderer_version(), share_image.renderer_version(), str(strict), sys.version)
+        inputs_key = fingerprint(seen.digest, code, *versions)
+        if not report.recuperacao:
+            same = unchanged.unchanged(folder, inputs_key, root, out)
+    if same is not None:
         return BuildReport(
             total=len(same.outputs),
             avisos=list(same.avisos),
@@ -317,7 +321,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     except OSError as exc:
         report.avisos.append(f"a cópia da última versão aceita do conteúdo não foi guardada: {exc}")
     else:
-        if seen.trusted and not report.recusados:
+        if inputs_key is not None and not report.recusados:
             sizes = {path: record.tamanho for path, record in records.items()}
             with contextlib.suppress(OSError):  # without the record, the next build is a full one
                 unchanged.remember(folder, inputs_key, root, sizes, report.avisos)

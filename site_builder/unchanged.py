@@ -16,8 +16,11 @@ Why a record never hides a change:
   (`cp -p`, `rsync -t`); a folder's stamps change when an entry is added, removed or renamed.
 - The walk comes before any input is read: a change during the build makes the next one full.
 - A file changed within `RACY_NS` of the walk could keep its stamps through a second change in
-  the same clock tick: such a walk is not recorded (the next build, a full one, records it).
-- A symlink under these folders is never recorded: its target can change unseen.
+  the same clock tick: such a walk is neither recorded nor compared with the record (the build is
+  a full one; a later one records). The walk stops at that entry: on a live night, at the capture
+  just written (`data/` is walked first), not after the whole tree.
+- A symlink under these folders is never recorded (its target can change unseen), nor an entry
+  that vanished while walked.
 - A build that refused a file is not recorded: its output depends on the refused file's last
   accepted version, and a date refused as in the future becomes valid as time passes.
 - Every full build forgets the record before its commit, so a record always describes the
@@ -42,17 +45,17 @@ from site_builder.writer import write_atomic
 
 # Everything a build reads under the project root, besides its caches in `.cache/` (the test
 # `test_a_build_reads_nothing_outside_the_walked_folders` watches a build's reads to hold it so).
-FOLDERS = ("content", "data", "templates")
+FOLDERS = ("data", "content", "templates")  # the live data first: a walk stops at the first new file
 RECORD = "inalterado.pickle"  # in the build state's folder: dropped with it (recovery, a cleared cache)
 _FORMAT = 1
 
 
 @dataclass(frozen=True)
 class Inputs:
-    """What the folders a build reads held when it started."""
+    """What the folders a build reads held when it started: no symlink, nothing gone while
+    walked, nothing changed within RACY_NS of the walk."""
 
     digest: str  # of every entry's path and identity
-    trusted: bool  # no symlink, nothing gone while walked, nothing changed within RACY_NS of the walk
 
 
 @dataclass(frozen=True)
@@ -65,58 +68,62 @@ class Record:
     avisos: tuple[str, ...]  # the build's warnings, repeated by the builds it stands for
 
 
+def _newest(st: os.stat_result) -> int:
+    return max(st.st_mtime_ns, st.st_ctime_ns)
+
+
 def _line(path: str, st: os.stat_result) -> str:
     return f"{path}\0{st.st_mode}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}"
 
 
-def _walk(root: str, folder: str, lines: list[str]) -> tuple[int, bool]:
-    """Append a line per entry of `root/folder`, itself included (its path and identity); (the
-    newest stamp seen, whether the walk is unsure: a symlink met, an entry gone while walked). A
-    missing folder adds nothing: its absence is what is recorded."""
-    try:
-        st = os.stat(f"{root}/{folder}", follow_symlinks=False)  # noqa: PTH116 - plain strings
-    except FileNotFoundError:
-        return 0, False
-    lines.append(_line(folder, st))
-    newest, unsure = max(st.st_mtime_ns, st.st_ctime_ns), stat.S_ISLNK(st.st_mode)
-    pending = [] if unsure else [folder]
+def _walk(root: str, folder: str, lines: list[str], since: int | None = None) -> bool:
+    """Append a line per entry of `root/folder`, itself included (its path and identity); False,
+    at once, on the first reason not to trust the walk: a symlink, an entry gone while walked, or
+    (with `since`) a stamp from `since` on. A missing folder adds nothing: its absence is what is
+    recorded."""
+    pending = [folder]
     while pending:
         rel = pending.pop()
         try:
             with os.scandir(f"{root}/{rel}") as it:
-                entries = list(it)
+                entries = [(f"{rel}/{e.name}", e) for e in it]
         except OSError:
-            unsure = True
-            continue
-        for entry in entries:
-            path = f"{rel}/{entry.name}"
+            return False
+        for path, entry in entries:
             try:
                 st = entry.stat(follow_symlinks=False)
             except OSError:
-                unsure = True
-                continue
+                return False
+            if stat.S_ISLNK(st.st_mode) or (since is not None and _newest(st) >= since):
+                return False
             lines.append(_line(path, st))
-            newest = max(newest, st.st_mtime_ns, st.st_ctime_ns)
-            if stat.S_ISLNK(st.st_mode):
-                unsure = True
-            elif stat.S_ISDIR(st.st_mode):
+            if stat.S_ISDIR(st.st_mode):
                 pending.append(path)
-    return newest, unsure
+    return True
 
 
 def _digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def inputs(root: Path) -> Inputs:
-    """The identity of everything a build reads under `root` (taken before it reads any)."""
-    started = time.time_ns()
+def inputs(root: Path) -> Inputs | None:
+    """The identity of everything a build reads under `root` (taken before it reads any), or
+    None when it cannot be trusted (see the module's docstring): that build is a full one and
+    leaves no record, and the walk stops at the first such entry (on a live night, the capture
+    just written)."""
+    since = time.time_ns() - RACY_NS
     lines: list[str] = []
-    newest, unsure = 0, False
     for folder in FOLDERS:
-        folder_newest, folder_unsure = _walk(str(root), folder, lines)
-        newest, unsure = max(newest, folder_newest), unsure or folder_unsure
-    return Inputs(_digest(lines), trusted=not unsure and newest < started - RACY_NS)
+        try:
+            st = os.stat(f"{root}/{folder}", follow_symlinks=False)  # noqa: PTH116 - plain strings
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(st.st_mode) or _newest(st) >= since:
+            return None
+        lines.append(_line(folder, st))
+        if not _walk(str(root), folder, lines, since):
+            return None
+    return Inputs(_digest(lines))
 
 
 def _copies(root: Path) -> str:
