@@ -7,6 +7,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -320,3 +321,26 @@ def test_a_build_reads_nothing_outside_the_walked_folders(tmp_path: Path) -> Non
     assert set(unchanged.FOLDERS) <= read, "the hook sees the build's reads"
     assert read <= {*unchanged.FOLDERS, ".cache"}
     assert (tmp_path / "public" / "projecao/6258-presidente/index.html").is_file()
+
+
+def test_an_untrusted_walk_stops_at_the_first_new_entry(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a live night the build follows a capture written a moment ago: the walk gives up there,
+    in `data/`, without listing the content (a full build follows anyway)."""
+    monkeypatch.setattr(unchanged, "RACY_NS", 0)  # the project as written so far is trusted
+    assert unchanged.inputs(project) is not None
+    capture = project / "data" / "captura" / "saida.json"
+    capture.parent.mkdir()
+    capture.write_text("{}\n", encoding="utf-8")
+    os.utime(capture, ns=(capture.stat().st_atime_ns, time.time_ns() + 10**12))  # newer than any walk
+    listed: list[str] = []
+    scandir = os.scandir
+
+    def listing(path: str) -> Any:
+        listed.append(path)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", listing)
+    assert unchanged.inputs(project) is None
+    assert listed and all("/data" in path for path in listed)
