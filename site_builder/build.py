@@ -205,7 +205,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     inputs_key, same = None, None
     if seen is not None:
         versions = (_renderer_version(), share_image.renderer_version(), str(strict), sys.version)
-        inputs_key = fingerprint(seen.digest, code, *versions)
+        inputs_key = fingerprint(seen, code, *versions)
         if not report.recuperacao:
             same = unchanged.unchanged(folder, inputs_key, root, out)
     if same is not None:

@@ -51,14 +51,6 @@ _FORMAT = 1
 
 
 @dataclass(frozen=True)
-class Inputs:
-    """What the folders a build reads held when it started: no symlink, nothing gone while
-    walked, nothing changed within RACY_NS of the walk."""
-
-    digest: str  # of every entry's path and identity
-
-
-@dataclass(frozen=True)
 class Record:
     """What the last clean build was made from and what it left."""
 
@@ -77,10 +69,9 @@ def _line(path: str, st: os.stat_result) -> str:
 
 
 def _walk(root: str, folder: str, lines: list[str], since: int | None = None) -> bool:
-    """Append a line per entry of `root/folder`, itself included (its path and identity); False,
-    at once, on the first reason not to trust the walk: a symlink, an entry gone while walked, or
-    (with `since`) a stamp from `since` on. A missing folder adds nothing: its absence is what is
-    recorded."""
+    """Append a line per entry under `root/folder` (its path and identity); False, at once, on
+    the first reason not to trust the walk: a symlink, an entry gone or unreadable while walked,
+    or (with `since`) a stamp from `since` on."""
     pending = [folder]
     while pending:
         rel = pending.pop()
@@ -106,11 +97,11 @@ def _digest(lines: list[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
 
 
-def inputs(root: Path) -> Inputs | None:
-    """The identity of everything a build reads under `root` (taken before it reads any), or
-    None when it cannot be trusted (see the module's docstring): that build is a full one and
-    leaves no record, and the walk stops at the first such entry (on a live night, the capture
-    just written)."""
+def inputs(root: Path) -> str | None:
+    """A digest of the identity of everything a build reads under `root` (taken before it reads
+    any; a missing folder's absence counts), or None when it cannot be trusted (see the module's
+    docstring): that build is a full one and leaves no record, and the walk stops at the first
+    such entry (on a live night, the capture just written)."""
     since = time.time_ns() - RACY_NS
     lines: list[str] = []
     for folder in FOLDERS:
@@ -123,7 +114,7 @@ def inputs(root: Path) -> Inputs | None:
         lines.append(_line(folder, st))
         if not _walk(str(root), folder, lines, since):
             return None
-    return Inputs(_digest(lines))
+    return _digest(lines)
 
 
 def _copies(root: Path) -> str:
