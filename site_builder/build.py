@@ -13,7 +13,6 @@ import functools
 import gc
 import hashlib
 import logging
-import os
 import shutil
 import sys
 import time
@@ -47,7 +46,15 @@ from site_builder.render import (
 )
 from site_builder.state import BuildState, OutputRecord
 from site_builder.workers import Workers, chunks, default_count
-from site_builder.writer import STATE_PARENT, JournalError, KnownFile, StagedWriter, recover, remove_staging
+from site_builder.writer import (
+    STATE_PARENT,
+    JournalError,
+    KnownFile,
+    StagedWriter,
+    output_size,
+    recover,
+    remove_staging,
+)
 
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
 log = logging.getLogger("eleicoes.build")
@@ -258,7 +265,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 )
             )
             old = previous.get(artifact.path)
-            if old is not None and old.entradas == key and _size(out, artifact.path) == old.tamanho:
+            if old is not None and old.entradas == key and output_size(out, artifact.path) == old.tamanho:
                 records[artifact.path] = old
             else:
                 dirty.append((artifact, key))
@@ -266,7 +273,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         images = packs.EntryStore(state.shared(IMAGE_CACHE))
         pages = packs.EntryStore(state.shared(PAGE_CACHE))
         rendered = [(a, key) for a, key in dirty if a.data is None]
-        renderer = _renderer_version() if rendered else ""  # not looked up by a no-op rebuild
+        renderer = _renderer_version()
         page_keys = {a.path: fingerprint(key, renderer) for a, key in rendered}
         kept = {path for path, page_key in page_keys.items() if pages.has(page_key)}
         bodies = _bodies(
@@ -384,13 +391,6 @@ def _output(
     if artifact.markdown is not None:
         context["corpo_html"] = Markup(next(bodies))  # noqa: S704 - produced by the safe renderer
     return render(env, artifact.template, context)
-
-
-def _size(out: Path, rel: str) -> int:
-    try:
-        return os.stat(f"{out}/{rel}").st_size  # noqa: PTH116 - hot loop: strings, not pathlib
-    except FileNotFoundError:
-        return -1
 
 
 __all__ = ["BuildError", "BuildReport", "build_site", "render"]

@@ -41,7 +41,7 @@ from pathlib import Path
 
 from site_builder import last_good
 from site_builder.state import RACY_NS as RACY_NS  # the same window as the state's stat cache
-from site_builder.writer import write_atomic
+from site_builder.writer import output_size, write_atomic
 
 # Everything a build reads under the project root, besides its caches in `.cache/` (the test
 # `test_a_build_reads_nothing_outside_the_walked_folders` watches a build's reads to hold it so).
@@ -135,12 +135,8 @@ def unchanged(folder: Path, key: str, root: Path, out: Path) -> Record | None:
     record = stored[1]
     if not isinstance(record, Record) or record.key != key or record.copies != _copies(root):
         return None
-    for path, size in record.outputs:
-        try:
-            if os.stat(f"{out}/{path}").st_size != size:  # noqa: PTH116 - hot loop: plain strings
-                return None
-        except OSError:
-            return None
+    if any(output_size(out, path) != size for path, size in record.outputs):
+        return None
     return record
 
 

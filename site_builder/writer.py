@@ -216,6 +216,14 @@ def remove_staging(root: Path) -> None:
     shutil.rmtree(root / STAGING_DIR, ignore_errors=True)
 
 
+def output_size(out: Path, rel: str) -> int:
+    """The size of the output `rel` in the folder `out`, -1 when it is missing."""
+    try:
+        return os.stat(f"{out}/{rel}").st_size  # noqa: PTH116 - hot loop: strings, not pathlib
+    except FileNotFoundError:
+        return -1
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write one file atomically (temp file in the same folder + rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
