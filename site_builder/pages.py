@@ -535,7 +535,9 @@ def check_filters(links: FilterLinks, atual: str) -> dict[str, list[dict[str, An
 
 def _filter_pages(ctx: SiteContext, keys: list[str], links: Callable[[], FilterLinks]) -> list[Artifact]:
     """One page per verdict and per theme that has checks (candidates have their own pages)."""
-    all_keys = [*keys, *(f"{c.id}|{c.nome}|{c.url}" for c in ctx.candidatos.values())]
+    # Every filter page shows every filter's link and count: a check moving to another verdict
+    # or theme, or a candidate renamed, touches them all; any other change only its own pages.
+    filters = repr(links())
     by_verdict: dict[str, list[tuple[ChecagemResumo, str]]] = {v: [] for v in VEREDITOS}
     by_theme: dict[str, list[tuple[ChecagemResumo, str]]] = {t: [] for t in regras.TEMAS}
     for check, key in zip(ctx.checagens, keys, strict=True):
@@ -544,7 +546,7 @@ def _filter_pages(ctx: SiteContext, keys: list[str], links: Callable[[], FilterL
             by_theme[check.tema].append((check, key))
     groups = [(VEREDITOS[v].rotulo, _verdict_url(v), pairs) for v, pairs in by_verdict.items()]
     groups += [(regras.TEMAS[t], _theme_url(t), pairs) for t, pairs in by_theme.items()]
-    return [_filter_page(ctx, rotulo, url, pairs, all_keys, links) for rotulo, url, pairs in groups if pairs]
+    return [_filter_page(ctx, rotulo, url, pairs, filters, links) for rotulo, url, pairs in groups if pairs]
 
 
 def _filter_page(
@@ -552,7 +554,7 @@ def _filter_page(
     rotulo: str,
     url: str,
     pairs: list[tuple[ChecagemResumo, str]],
-    all_keys: list[str],
+    filters: str,
     links: Callable[[], FilterLinks],
 ) -> Artifact:
     titulo = f"Checagens: {rotulo}"
@@ -561,7 +563,7 @@ def _filter_page(
     return Artifact(
         url.lstrip("/") + "index.html",
         "checagens_filtro.html",
-        fingerprint(url, *all_keys),  # the filter links show every filter's count
+        fingerprint(url, filters, *(k for _, k in pairs)),
         lambda: {
             "titulo": titulo,
             "descricao": descricao,

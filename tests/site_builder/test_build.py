@@ -94,6 +94,40 @@ def test_template_change_renders_its_pages(project: Path, tmp_path: Path, edit: 
     assert sorted(report.renderizados) == html_pages  # every page, and not the feed, sitemap or robots.txt
 
 
+def _correct(project: Path, rel: str, old: str = "", new: str = "") -> None:
+    """A published edit of check `rel`: `old` replaced by `new` in its header, with its correction."""
+    path = project / rel
+    head, body = path.read_text(encoding="utf-8").rsplit("+++\n", 1)
+    assert old in head
+    correction = '\n[[correcoes]]\ndata = 2026-10-20T10:00:00-03:00\nexplicacao = "Texto revisto."\n'
+    path.write_text(f"{head.replace(old, new)}{correction}+++\n{body}", encoding="utf-8")
+
+
+def test_filter_pages_render_again_for_their_own_rows_and_for_the_counts(
+    project: Path, tmp_path: Path
+) -> None:
+    add_checks(project, 1, 1)
+    copy = project / "content/checagens/copia-001.md"
+    copy.write_text(copy.read_text(encoding="utf-8").replace('"falso"', '"enganoso"'), encoding="utf-8")
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    falso, impreciso, enganoso = (
+        f"checagens/veredito/{v}/index.html" for v in ("falso", "impreciso", "enganoso")
+    )
+    _correct(project, "content/checagens/um.md")  # its row shows the correction; no count changes
+    report = build_site(project, out, strict=True)
+    assert falso in report.renderizados
+    assert impreciso not in report.renderizados and enganoso not in report.renderizados
+    _correct(project, "content/checagens/um.md", 'veredito = "falso"', 'veredito = "impreciso"')
+    report = build_site(project, out, strict=True)
+    # the counts moved: every filter page shows them, its rows unchanged or not
+    assert enganoso in report.renderizados
+    assert impreciso in report.renderizados and falso in report.removidos
+    cold = tmp_path / "frio"
+    build_site(project, cold, strict=True)
+    assert snapshot(out) == snapshot(cold)
+
+
 def test_fresh_checkout_with_new_mtimes_renders_nothing(project: Path, tmp_path: Path) -> None:
     out = tmp_path / "public"
     build_site(project, out)
