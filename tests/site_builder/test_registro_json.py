@@ -3,21 +3,32 @@ encoder: the text must be exactly json's, for every value such a record may hold
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from site_builder.conteudo import publicado
 from site_builder.conteudo.registros import Correcao, Fonte
 
-_LEAVES = st.none() | st.booleans() | st.integers() | st.text()
-_VALUES = st.recursive(
-    _LEAVES,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
-    max_leaves=25,
+_TEXT = st.text()  # every character json escapes (controls, quotes, backslashes) and any other
+_RECORDS = st.dictionaries(
+    _TEXT,
+    st.builds(
+        publicado.Registro,
+        _TEXT,
+        _TEXT,
+        _TEXT,
+        _TEXT,
+        _TEXT,
+        _TEXT,
+        st.lists(st.tuples(_TEXT, _TEXT), max_size=3).map(tuple),
+        _TEXT,
+        _TEXT,
+    ),
+    max_size=4,
 )
 
 
@@ -26,15 +37,16 @@ def _json(valor: Any) -> str:
 
 
 @settings(max_examples=300, deadline=None)
-@given(_VALUES)
-def test_the_indented_text_is_json_s(valor: Any) -> None:
-    assert publicado.json_indentado(valor) == _json(valor)
+@given(_RECORDS)
+def test_the_record_file_is_json_s_text_for_any_record(registros: dict[str, publicado.Registro]) -> None:
+    assert publicado.para_json(registros) == (_json(publicado.dados_json(registros)) + "\n").encode("utf-8")
 
 
-@pytest.mark.parametrize("valor", [1.5, {1: "a"}, ("a",), {"a": {2: 3}}])
-def test_a_value_it_does_not_write_is_refused(valor: Any) -> None:
-    with pytest.raises(TypeError):
-        publicado.json_indentado(valor)
+def test_a_field_it_does_not_write_falls_back_to_json() -> None:
+    registro = publicado.Registro("a", "b", "c", "d", "e", "f", (("2026-10-01", "g"),), "h", "i")
+    estranho = dataclasses.replace(registro, veredito=1)  # type: ignore[arg-type]
+    esperado = _json(publicado.dados_json({"a": estranho})) + "\n"
+    assert publicado.para_json({"a": estranho}) == esperado.encode("utf-8")
 
 
 def test_the_record_file_is_json_s_text() -> None:
