@@ -24,9 +24,13 @@ class Artifact:
     # When what the page shows last changed, for sitemap.xml (W3C format); None for pages whose
     # content carries no date (methodology texts): no date is better than an invented one.
     lastmod: str | None = None
-    # Raw bytes costly to make (a drawn image): kept in the builder's cross-build cache, so an
-    # output folder wiped (CI, a crash) gets them back without drawing them again.
-    guardar: bool = False
+    # Raw bytes costly to make (a drawn image), kept in the builder's cross-build cache under
+    # the key this returns (what they show and how they are drawn, found only when the output
+    # is made again): an output folder wiped (CI, a crash), or a change of the builder's code
+    # that does not change what they show, gets them back without drawing them again. Such
+    # bytes are made by the builder's code from the site's inputs: the site-wide ones count in
+    # their output key, as for a page.
+    guardar: Callable[[], str] | None = None
 
     @property
     def url(self) -> str:
@@ -51,7 +55,9 @@ def url_of(path: str) -> str:
     return "/" + path.removesuffix("index.html")
 
 
-def raw(path: str, fingerprint: str, data: Callable[[], bytes], *, guardar: bool = False) -> Artifact:
+def raw(
+    path: str, fingerprint: str, data: Callable[[], bytes], *, guardar: Callable[[], str] | None = None
+) -> Artifact:
     """An output copied byte for byte (a data file, a JSON document): no template, not in the sitemap.
 
     `fingerprint` must change whenever the bytes do (e.g. the source file's SHA-256); `data` is

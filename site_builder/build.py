@@ -59,7 +59,7 @@ from site_builder.writer import (
 CODE_DIR = "site_builder"  # the builder's code, its content model (`conteudo/`) included
 log = logging.getLogger("eleicoes.build")
 TEMPLATE_CACHE = "templates"  # compiled templates, beside the build states (`BuildState.shared`)
-IMAGE_CACHE = "imagens"  # drawn images (`Artifact.guardar`), keyed like the outputs they are
+IMAGE_CACHE = "imagens"  # drawn images, keyed by what they show (`Artifact.guardar`)
 # Rendered pages, keyed by their output key: the checksum of everything a page is made from (its
 # sources, templates, settings and the builder's code), the very key by which an unchanged page
 # is not rendered again in an incremental build. An output folder wiped (a CI run, a crash)
@@ -257,13 +257,13 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         dirty: list[tuple[Artifact, str]] = []
         for artifact in artifacts:
             writer.claim(artifact.path)
-            key = (
-                fingerprint("raw", artifact.fingerprint)  # bytes copied as they are: only their source counts
-                if artifact.data is not None
-                else fingerprint(
-                    site_wide, template_closure_hash(env, artifact.template, closures), artifact.fingerprint
-                )
-            )
+            if artifact.data is None:
+                closure = template_closure_hash(env, artifact.template, closures)
+                key = fingerprint(site_wide, closure, artifact.fingerprint)
+            elif artifact.guardar is None:  # bytes copied as they are: only their source counts
+                key = fingerprint("raw", artifact.fingerprint)
+            else:
+                key = fingerprint(site_wide, artifact.fingerprint)
             old = previous.get(artifact.path)
             if old is not None and old.entradas == key and output_size(out, artifact.path) == old.tamanho:
                 records[artifact.path] = old
@@ -291,7 +291,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                 if data is None:
                     warned = len(report.avisos)
                     body = _own_body(root, conversoes, artifact) if artifact.path in kept else bodies
-                    data = _output(env, artifact, body, images, key)
+                    data = _output(env, artifact, body, images)
                     if artifact.data is None and len(report.avisos) == warned:
                         pages.put_bytes(page_keys[artifact.path], data)
                 digest = writer.stage(artifact.path, data)
@@ -335,7 +335,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     if any(a.markdown is not None for a, _ in dirty):  # only a build that converted adds entries
         markdown_cache.MarkdownCache(conversoes).prune()
         packs.EntryStore(state.shared(CHECKS_CACHE)).prune()  # checks as read, likewise
-    if any(a.guardar for a, _ in dirty):
+    if any(a.guardar is not None for a, _ in dirty):
         images.prune()
     if rendered:
         pages.prune()
@@ -374,18 +374,18 @@ def _output(
     artifact: Artifact,
     bodies: Iterator[str],
     images: packs.EntryStore,
-    key: str,
 ) -> bytes:
     """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown; an
-    artifact to keep (`Artifact.guardar`) is taken from `images` under its output key, or made
+    artifact to keep (`Artifact.guardar`) is taken from `images` under its key there, or made
     and stored there."""
     if artifact.data is not None:
-        if not artifact.guardar:
+        if artifact.guardar is None:
             return artifact.data()
-        kept = images.get_bytes(key)
+        kept_as = artifact.guardar()
+        kept = images.get_bytes(kept_as)
         if kept is None:
             kept = artifact.data()
-            images.put_bytes(key, kept)
+            images.put_bytes(kept_as, kept)
         return kept
     context = {"pagina_url": artifact.url, **artifact.context()}
     if artifact.markdown is not None:

@@ -216,7 +216,7 @@ def plan(ctx: SiteContext) -> list[Artifact]:
     artifacts += [
         _check_page(ctx, check, key, copias, policy) for check, key in zip(checks, keys, strict=True)
     ]
-    artifacts += [_check_image(ctx, check) for check in checks]
+    artifacts += [_check_image(ctx, check, key) for check, key in zip(checks, keys, strict=True)]
     artifacts += [raw(c.saida, c.sha256, _reader(c.local)) for c in ctx.copias]
     artifacts += _copy_pages(ctx)
     artifacts += _candidate_pages(ctx, keys)
@@ -354,7 +354,8 @@ def _check_page(
 
 
 def check_card(ctx: SiteContext, check: ChecagemResumo) -> share_image.CartaoChecagem:
-    """What a check's share image shows: who, the claim, the verdict, when."""
+    """What a check's share image shows: who, the claim, the verdict, when; only what its
+    listing row shows (`listing_key`) and site-wide settings, by which the card is made again."""
     candidato = ctx.candidatos[check.candidato]
     fuso = ctx.config.fuso_horario
     datas = f"Publicada em {data_extenso(check.publicado_em, fuso)}" if check.publicado_em else ""
@@ -372,8 +373,13 @@ def check_card(ctx: SiteContext, check: ChecagemResumo) -> share_image.CartaoChe
     )
 
 
-def _check_image(ctx: SiteContext, check: ChecagemResumo) -> Artifact:
-    return share_image.artifact_checagem(f"{check.url}{share_image.FILE_NAME}", check_card(ctx, check))
+def _check_image(ctx: SiteContext, check: ChecagemResumo, key: str) -> Artifact:
+    # The card shows part of what the check's listing row shows (`key`, its `listing_key`) and
+    # site-wide settings: it is made only when one of them changed, not for every check at
+    # every build.
+    return share_image.artifact_checagem(
+        f"{check.url}{share_image.FILE_NAME}", key, partial(check_card, ctx, check)
+    )
 
 
 def _check_context(

@@ -21,13 +21,15 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from PIL import Image, ImageColor, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
 
 from site_builder.artifact import Artifact, raw
 from site_builder.reader import fingerprint
+
+C = TypeVar("C")  # what an image shows (`Cartao`, `CartaoChecagem`)
 
 if TYPE_CHECKING:
     from PIL._imaging import ImagingCore
@@ -308,15 +310,24 @@ def render_png(cartao: Cartao) -> bytes:
     return tela.png(COMPRESSAO_PNG)
 
 
-def _image_artifact(url: str, cartao: object, draw: Callable[[], bytes]) -> Artifact:
-    """The image at `url` drawn by `draw`, drawn again only when what it shows (`cartao`) or how
-    it is drawn changes; kept in the builder's image cache (`Artifact.guardar`)."""
-    return raw(url.lstrip("/"), fingerprint(repr(cartao), renderer_version()), draw, guardar=True)
+def _image_artifact(url: str, entradas: str, cartao: Callable[[], C], draw: Callable[[C], bytes]) -> Artifact:
+    """The image at `url` showing `cartao()`, drawn by `draw`. `entradas` is a checksum of the
+    site's inputs the card is made from: with the site-wide ones (the builder's code, the
+    settings) and this renderer it is the output's key, so the card is made only when one of them
+    changes; drawn again only when what it shows or how it is drawn changes (its key in the
+    builder's image cache, `Artifact.guardar`). The card is made twice when it is drawn: a
+    memo for each of 10,000 checks at every build would cost more."""
+    return raw(
+        url.lstrip("/"),
+        f"{renderer_version()}\n{entradas}",  # hashed into the output's key
+        lambda: draw(cartao()),
+        guardar=lambda: fingerprint(repr(cartao()), renderer_version()),
+    )
 
 
 def artifact(url: str, cartao: Cartao) -> Artifact:
-    """The projection's card at `url` (`_image_artifact`)."""
-    return _image_artifact(url, cartao, lambda: render_png(cartao))
+    """A projection or debate card at `url` (`_image_artifact`; a few per site, made every build)."""
+    return _image_artifact(url, repr(cartao), lambda: cartao, render_png)
 
 
 # The verdict seals' colours of the stylesheet (--verdadeiro ... --sem-dados), white text on each.
@@ -405,6 +416,6 @@ def render_checagem_png(cartao: CartaoChecagem, compressao: int = COMPRESSAO_PNG
     return tela.png(compressao)
 
 
-def artifact_checagem(url: str, cartao: CartaoChecagem) -> Artifact:
+def artifact_checagem(url: str, entradas: str, cartao: Callable[[], CartaoChecagem]) -> Artifact:
     """A check's card at `url` (`_image_artifact`), at the site's zlib level."""
-    return _image_artifact(url, cartao, lambda: render_checagem_png(cartao, COMPRESSAO_PNG))
+    return _image_artifact(url, entradas, cartao, lambda c: render_checagem_png(c, COMPRESSAO_PNG))

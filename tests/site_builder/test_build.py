@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from site_builder import build as build_module
+from site_builder import share_image
 from site_builder import workers as workers_module
 from site_builder.build import build_site
 from site_builder.collect import collect
@@ -123,6 +124,34 @@ def test_filter_pages_render_again_for_their_own_rows_and_for_the_counts(
     # the counts moved: every filter page shows them, its rows unchanged or not
     assert enganoso in report.renderizados
     assert impreciso in report.renderizados and falso in report.removidos
+    cold = tmp_path / "frio"
+    build_site(project, cold, strict=True)
+    assert snapshot(out) == snapshot(cold)
+
+
+def test_check_cards_are_drawn_again_only_when_what_they_show_changes(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    build_site(project, out, strict=True)
+    drawn: list[str] = []
+    real = share_image.render_checagem_png
+
+    def counting(cartao: share_image.CartaoChecagem, compressao: int = share_image.COMPRESSAO_PNG) -> bytes:
+        drawn.append(cartao.afirmacao)
+        return real(cartao, compressao)
+
+    monkeypatch.setattr(share_image, "render_checagem_png", counting)
+    css = next((project / "templates/static").rglob("*.css"))
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* outra regra */\n", encoding="utf-8")
+    report = build_site(project, out, strict=True)
+    # a site-wide input changed: every card is made again, and found drawn in the image cache
+    assert "checagens/afirmacao-um/compartilhar.png" in report.renderizados
+    assert drawn == []
+    assert not [p for p in report.escritos if p.endswith("compartilhar.png")]
+    _correct(project, "content/checagens/um.md", "Uma afirmação verificável.", "Outra afirmação.")
+    build_site(project, out, strict=True)
+    assert drawn == ["Outra afirmação."]
     cold = tmp_path / "frio"
     build_site(project, cold, strict=True)
     assert snapshot(out) == snapshot(cold)
