@@ -245,7 +245,8 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     rows_salt = functools.partial(_rows_salt, env, site_wide, closures)
     rows = ListingRows(state.shared(ROWS_CACHE), rows_salt)
     env.globals[ROWS_GLOBAL] = rows.rows
-    artifacts = [*plan(ctx), published_record]
+    keys = [listing_key(c, ctx) for c in ctx.checagens]
+    artifacts = [*plan(ctx, keys), published_record]
     previous = state.outputs
     writer = StagedWriter(out, {p: KnownFile(r.sha256, r.tamanho) for p, r in previous.items()})
     records: dict[str, OutputRecord] = {}
@@ -319,7 +320,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
     # Rows are kept by what they show, valid whether this build commits or not: saved before the
     # commit, so that nothing but the commit's own steps lies between its journal and its end.
     if rows.rendered:  # else the file already holds every row this build showed
-        rows.save({listing_key(c, ctx) for c in ctx.checagens})
+        rows.save(set(keys))
     writer.commit(stale, state.folder)  # from here on, a killed build is finished by the next run
     state.save({f.caminho for f in ctx.fontes}, records)
     writer.finish()

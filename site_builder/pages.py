@@ -126,11 +126,11 @@ def _section_page(
     )
 
 
-def plan(ctx: SiteContext) -> list[Artifact]:
-    """Every artifact of the site, in a fixed order."""
+def plan(ctx: SiteContext, keys: list[str]) -> list[Artifact]:
+    """Every artifact of the site, in a fixed order; `keys` are the `listing_key` of each of
+    `ctx.checagens` (the build keeps the listings' rows by them too)."""
     home = [("Início", "/")]
     checks = ctx.checagens
-    keys = [listing_key(c, ctx) for c in checks]
 
     def summaries(count: int) -> list[dict[str, Any]]:  # of the newest `count` checks
         return [_check_summary(c, ctx, k) for c, k in zip(checks[:count], keys[:count], strict=True)]
