@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from site_builder import build, markdown_cache, packs
+from site_builder import build, markdown_cache, packs, share_image
 from site_builder.packs import EntryStore
 
 REPO = Path(__file__).resolve().parents[2]
@@ -78,6 +78,19 @@ def add_checks(project: Path, first: int, count: int) -> None:
             head[2], f'slug = "copia-{i:03d}"', 1
         )
         (project / f"content/checagens/copia-{i:03d}.md").write_text(text, encoding="utf-8")
+
+
+def count_card_drawings(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The claims of the check cards drawn from here on, in order (the drawing still happens)."""
+    drawn: list[str] = []
+    real = share_image.render_checagem_png
+
+    def counting(cartao: share_image.CartaoChecagem, compressao: int = share_image.COMPRESSAO_PNG) -> bytes:
+        drawn.append(cartao.afirmacao)
+        return real(cartao, compressao)
+
+    monkeypatch.setattr(share_image, "render_checagem_png", counting)
+    return drawn
 
 
 def entries_where(store: EntryStore, wanted: Callable[[bytes], bool]) -> list[str]:

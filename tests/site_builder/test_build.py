@@ -10,13 +10,12 @@ from typing import Any
 import pytest
 
 from site_builder import build as build_module
-from site_builder import share_image
 from site_builder import workers as workers_module
 from site_builder.build import build_site
 from site_builder.collect import collect
 from site_builder.errors import BuildError, ContentError, DuplicatePathError, StrictModeError
 from site_builder.writer import StagedWriter
-from tests.site_builder.conftest import REPO, add_checks, snapshot
+from tests.site_builder.conftest import REPO, add_checks, count_card_drawings, snapshot
 
 GOLDEN = REPO / "tests" / "golden" / "site_minimo"
 Edit = Callable[[str, str, str], None]
@@ -134,14 +133,7 @@ def test_check_cards_are_drawn_again_only_when_what_they_show_changes(
 ) -> None:
     out = tmp_path / "public"
     build_site(project, out, strict=True)
-    drawn: list[str] = []
-    real = share_image.render_checagem_png
-
-    def counting(cartao: share_image.CartaoChecagem, compressao: int = share_image.COMPRESSAO_PNG) -> bytes:
-        drawn.append(cartao.afirmacao)
-        return real(cartao, compressao)
-
-    monkeypatch.setattr(share_image, "render_checagem_png", counting)
+    drawn = count_card_drawings(monkeypatch)
     css = next((project / "templates/static").rglob("*.css"))
     css.write_text(css.read_text(encoding="utf-8") + "\n/* outra regra */\n", encoding="utf-8")
     report = build_site(project, out, strict=True)

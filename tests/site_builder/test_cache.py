@@ -18,6 +18,7 @@ from tests.site_builder.conftest import (
     REPO,
     clear_build_caches,
     cold_output,
+    count_card_drawings,
     damage_entry,
     make_project,
     snapshot,
@@ -311,14 +312,7 @@ def test_drawn_images_come_back_from_the_cache_after_the_output_is_wiped(
     first = cold_output(site, out, drop_pages=True)
     images = [rel for rel in first if rel.endswith(share_image.FILE_NAME)]
     assert any(rel.startswith("checagens/") for rel in images), "the fixture site has no check card"
-    drawn: list[str] = []
-    real = share_image.render_checagem_png
-
-    def counting(cartao: share_image.CartaoChecagem, compressao: int = share_image.COMPRESSAO_PNG) -> bytes:
-        drawn.append(cartao.afirmacao)
-        return real(cartao, compressao)
-
-    monkeypatch.setattr(share_image, "render_checagem_png", counting)
+    drawn = count_card_drawings(monkeypatch)
     assert cold_output(site, out, drop_pages=True) == first
     assert drawn == []
     store = packs.EntryStore(state_path(site, out).parent / build_module.IMAGE_CACHE)
