@@ -19,10 +19,10 @@ from typing import Any, TypeVar
 
 from site_builder import debates, last_good, projecao
 from site_builder.config import SiteConfig
-from site_builder.conteudo import regras, texto_seguro
+from site_builder.conteudo import publicado, regras, texto_seguro
 from site_builder.conteudo.editores import ARQUIVO as EDITORES
 from site_builder.conteudo.editores import Registro, ler_registro
-from site_builder.conteudo.frontmatter import split_front_matter
+from site_builder.conteudo.frontmatter import split_body, split_front_matter
 from site_builder.conteudo.registros import Candidato, Checagem, ChecagemResumo, Correcao, Fonte
 from site_builder.errors import BuildError, ContentError
 from site_builder.markdown_cache import FOLDER, CachedRenderer, cache_version
@@ -201,6 +201,7 @@ def _read_check(
         entry.update(zip(ChecagemResumo._fields[:8], c[:8], strict=True))
         entry["arquivos"] = _SEP.join(c.arquivos)
         entry["tema"] = c.tema
+        entry["explicacao_sha256"] = publicado.explicacao_sha256(split_body(texto, fonte.caminho))
         for i, correcao in enumerate(c.correcoes):
             entry[f"correcao{i}"], entry[f"explicacao{i}"] = correcao
     return entry, lida.checagem
@@ -224,6 +225,7 @@ def _summary(entry: dict[str, Any], fonte: Fonte) -> ChecagemResumo:
         tuple(arquivos.split(_SEP)) if arquivos else (),
         fonte,
         entry.get("tema", ""),
+        entry.get("explicacao_sha256", ""),
     )
 
 

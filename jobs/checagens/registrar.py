@@ -25,8 +25,9 @@ def registrar(raiz: Path) -> tuple[bytes, list[regras.Problema]]:
     problemas: list[regras.Problema] = []
     for p in publicadas:
         c = p.checagem
+        explicacao = publicado.explicacao_sha256(p.corpo)
         atual = publicado.registro(
-            c.id, c.fonte, c.veredito, c.afirmacao, p.corpo, c.correcoes, c.publicado_em
+            c.id, c.fonte, c.veredito, c.afirmacao, explicacao, c.correcoes, c.publicado_em
         )
         texto = p.arquivo.read_text(encoding="utf-8")
         problemas += publicado.problemas(publicado.anteriores_de(c.id, [anteriores]), atual, texto)

@@ -65,17 +65,23 @@ class Registro:
         )
 
 
+def explicacao_sha256(corpo: str) -> str:
+    """What the record keeps of a check's explanation (its Markdown body): the checksum of its
+    text, whitespace collapsed as `regras.versao` does."""
+    return _sha(regras.normalizar(corpo))
+
+
 def registro(
     id_: str,
     fonte: Fonte,
     veredito: str,
     afirmacao: str,
-    corpo: str,
+    explicacao: str,
     correcoes: Iterable[Correcao],
     publicado_em: dt.datetime | None,
 ) -> Registro:
-    """The record of one published check (its fields as the content rules read them, and its
-    Markdown body), with the texts normalized as `regras.versao` does."""
+    """The record of one published check: its fields as the content rules read them, the texts
+    normalized as `regras.versao` does; `explicacao` is its body's `explicacao_sha256`."""
     hashes = tuple((c.data.isoformat(), _sha(c.explicacao)) for c in correcoes)
     return Registro(
         id=id_,
@@ -83,7 +89,7 @@ def registro(
         sha256_arquivo=fonte.sha256,
         veredito=veredito,
         afirmacao=_sha(regras.normalizar(afirmacao)),
-        explicacao=_sha(regras.normalizar(corpo)),
+        explicacao=explicacao,
         correcoes=hashes,
         publicado_em=publicado_em.isoformat() if publicado_em else "",
         atualizado_em=hashes[-1][0] if hashes else "",

@@ -103,6 +103,9 @@ class Checagem:
     historico: tuple[EventoHistorico, ...] = ()
     correcoes: tuple[Correcao, ...] = ()
     tema: str = ""  # a key of regras.TEMAS, or "" (optional)
+    # The record's checksum of its body (`publicado.explicacao_sha256`), taken where the file was
+    # read: the published record is made without reading the file again. "" when not known.
+    explicacao_sha256: str = ""
 
     @property
     def url(self) -> str:
@@ -131,6 +134,9 @@ class ChecagemResumo(NamedTuple):
     arquivos: tuple[str, ...]  # archived copies of its occurrences
     fonte: Fonte | None  # None in the cache; set from the file's checksum on every build
     tema: str = ""  # a key of regras.TEMAS, or "" (optional)
+    # The record's checksum of its body (`publicado.explicacao_sha256`), taken where the file was
+    # read: the published record is made without reading the file again. "" when not known.
+    explicacao_sha256: str = ""
 
     @property
     def url(self) -> str:

@@ -14,7 +14,11 @@ from pathlib import Path
 import pytest
 
 from eleicoes import main
+from site_builder import registro_publicado
 from site_builder.build import build_site
+from site_builder.conteudo import publicado
+from site_builder.conteudo.frontmatter import split_body
+from site_builder.conteudo.registros import ChecagemResumo
 from site_builder.errors import BuildError
 
 CHECK = "content/checagens/um.md"
@@ -107,3 +111,28 @@ def test_registro_ilegivel_recusa_o_build(site: Path, tmp_path: Path) -> None:
     with pytest.raises(BuildError, match="registro de checagens publicadas ilegível"):
         build_site(site, out, workers=1)
     assert (out / PAGE).read_bytes() == (tmp_path / "antes.html").read_bytes()
+
+
+def test_o_registro_de_uma_checagem_nova_vem_da_leitura_do_build(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A check with no earlier record gets its record from what the build read of it (the
+    checksum of its body taken there), without reading the file again; one that changed since
+    it was published is compared reading its file (the rule's problems name its lines)."""
+    lidos: list[str] = []
+    real = registro_publicado._ler
+
+    def contando(root: Path, check: ChecagemResumo) -> str:
+        lidos.append(check.id)
+        return real(root, check)
+
+    monkeypatch.setattr(registro_publicado, "_ler", contando)
+    out = tmp_path / "public"
+    build_site(site, out, strict=True, workers=1)
+    assert lidos == []
+    record = json.loads((out / "checagens" / "publicadas.json").read_text(encoding="utf-8"))
+    corpo = split_body((site / CHECK).read_text(encoding="utf-8"), CHECK)
+    assert record["checagens"]["t-1"]["explicacao_sha256"] == publicado.explicacao_sha256(corpo)
+    edit(site, "\n+++\n", CORRECAO + "+++\n")
+    build_site(site, out, strict=True, workers=1)
+    assert lidos == ["t-1"]

@@ -58,7 +58,7 @@ def test_the_record_file_is_json_s_text() -> None:
             Fonte(f"content/checagens/c-{i}.md", "ab" * 32),
             "falso",
             f"Afirmação “{i}”\n com \\ e \t",
-            "corpo",
+            publicado.explicacao_sha256("corpo"),
             [Correcao(dt.datetime(2026, 10, i + 1, tzinfo=dt.UTC), "explicação")] * (i % 3),
             dt.datetime(2026, 10, 1, tzinfo=dt.UTC) if i % 2 else None,
         )
