@@ -13,7 +13,7 @@ import markdown
 import pytest
 
 from site_builder import build as build_module
-from site_builder import markdown_cache
+from site_builder import links, markdown_cache
 from site_builder.build import PAGE_CACHE, build_site, state_path
 from site_builder.packs import EntryStore
 from tests.site_builder.conftest import (
@@ -163,3 +163,53 @@ def test_a_page_whose_render_warned_is_never_kept(site: Path, tmp_path: Path) ->
         assert warnings[1] == warnings[0], "a page from the cache hid its warning"
     finally:
         template.write_bytes(before)
+
+
+def _count_scans(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The sizes of the pages scanned for their links (a spy around `build.internal_links`)."""
+    scanned: list[int] = []
+    real = links.internal_links
+
+    def counted(html: str) -> tuple[str, ...]:
+        scanned.append(len(html))
+        return real(html)
+
+    monkeypatch.setattr(build_module, "internal_links", counted)
+    return scanned
+
+
+def test_a_page_from_the_cache_is_not_scanned_for_links_again(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "public"
+    scanned = _count_scans(monkeypatch)
+    cold_output(site, out, drop_pages=False)
+    assert scanned
+    scanned.clear()
+    assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
+    assert scanned == [], "pages whose links are kept were scanned again"
+
+
+def test_the_links_kept_for_a_page_still_find_its_broken_link(site: Path, tmp_path: Path) -> None:
+    out = tmp_path / "public"
+    golden = cold_output(site, out, drop_pages=False)
+    broken = b'<p><a href="/nao-existe/">quebrado</a></p>'
+    _store(site, out).put_bytes(_entry_of(site, out, golden[PAGE]), broken)
+    for _ in range(2):  # its links read from the page, then from the cache of links
+        shutil.rmtree(out)
+        shutil.rmtree(state_path(site, out), ignore_errors=True)
+        report = build_site(site, out)
+        assert [a for a in report.avisos if "/nao-existe/" in a and PAGE in a], report.avisos
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_entry_of_links_is_scanned_again(
+    site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, damage: str
+) -> None:
+    out = tmp_path / "public"
+    cold_output(site, out, drop_pages=False)
+    store = EntryStore(state_path(site, out).parent / build_module.LINKS_CACHE)
+    damage_entry(store, store.entry_keys()[0], damage)
+    scanned = _count_scans(monkeypatch)
+    assert cold_output(site, out, drop_pages=False) == snapshot(GOLDEN)
+    assert scanned, "a damaged entry of links was used"
