@@ -291,14 +291,18 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
         )
         with contextlib.closing(bodies):
             for artifact, key in dirty:
-                data = pages.get_bytes(page_keys[artifact.path]) if artifact.path in kept else None
-                if data is None:
+                # Each output hashed once: a cached one as its cache checked it, else here.
+                cached = pages.get_checked(page_keys[artifact.path]) if artifact.path in kept else None
+                if cached is not None:
+                    data, digest = cached
+                else:
                     warned = len(report.avisos)
                     body = _own_body(root, conversoes, artifact) if artifact.path in kept else bodies
-                    data = _output(env, artifact, body, images)
+                    data, checked = _output(env, artifact, body, images)
+                    digest = checked or hashlib.sha256(data).hexdigest()
                     if artifact.data is None and len(report.avisos) == warned:
-                        pages.put_bytes(page_keys[artifact.path], data)
-                digest = writer.stage(artifact.path, data)
+                        pages.put_bytes(page_keys[artifact.path], data, digest)
+                digest = writer.stage(artifact.path, data, digest)
                 has_links = artifact.data is None and artifact.path.endswith((".html", ".xml"))
                 links = _links(link_store, code, digest, data) if has_links else ()
                 records[artifact.path] = OutputRecord(key, digest, len(data), links)
@@ -394,23 +398,25 @@ def _output(
     artifact: Artifact,
     bodies: Iterator[str],
     images: packs.EntryStore,
-) -> bytes:
-    """The bytes of one artifact; the next body of `bodies` is its own when it has Markdown; an
-    artifact to keep (`Artifact.guardar`) is taken from `images` under its key there, or made
-    and stored there."""
+) -> tuple[bytes, str | None]:
+    """The bytes of one artifact, and their SHA-256 when known (hex); the next body of `bodies`
+    is its own when it has Markdown; an artifact to keep (`Artifact.guardar`) is taken from
+    `images` under its key there, or made and stored there."""
     if artifact.data is not None:
         if artifact.guardar is None:
-            return artifact.data()
+            return artifact.data(), None
         kept_as = artifact.guardar()
-        kept = images.get_bytes(kept_as)
-        if kept is None:
-            kept = artifact.data()
-            images.put_bytes(kept_as, kept)
-        return kept
+        kept = images.get_checked(kept_as)
+        if kept is not None:
+            return kept
+        data = artifact.data()
+        digest = hashlib.sha256(data).hexdigest()
+        images.put_bytes(kept_as, data, digest)
+        return data, digest
     context = {"pagina_url": artifact.url, **artifact.context()}
     if artifact.markdown is not None:
         context["corpo_html"] = Markup(next(bodies))  # noqa: S704 - produced by the safe renderer
-    return render(env, artifact.template, context)
+    return render(env, artifact.template, context), None
 
 
 __all__ = ["BuildError", "BuildReport", "build_site", "render"]

@@ -235,6 +235,12 @@ class EntryStore:
 
     def get_bytes(self, key: str) -> bytes | None:
         """The payload of entry `key`, or None when absent, unreadable or damaged."""
+        checked = self.get_checked(key)
+        return None if checked is None else checked[0]
+
+    def get_checked(self, key: str) -> tuple[bytes, str] | None:
+        """`get_bytes` with the payload's SHA-256 (hex) it was checked against: a caller that
+        needs the checksum of what it read (a build staging a cached page) does not hash it again."""
         found = self._entries().get(_key_bytes(key))
         if found is None:
             return None
@@ -247,16 +253,18 @@ class EntryStore:
             return None
         if len(payload) != found.length or hashlib.sha256(payload).digest() != found.digest:
             return None
-        return payload
+        return payload, found.digest.hex()
 
-    def put_bytes(self, key: str, payload: bytes) -> None:
+    def put_bytes(self, key: str, payload: bytes, sha256: str | None = None) -> None:
         """Store an entry; a reader sees the whole entry or none (see the module's docstring).
         Objects made from here on find it; this one's index stays as it was read: a build
         looks each entry up before storing it, never after, and a cold build of 16,000 pages
-        would otherwise hold an index record for each of its ~64,000 new entries."""
+        would otherwise hold an index record for each of its ~64,000 new entries. `sha256`: the
+        payload's SHA-256 (hex) when the caller has it (the build has hashed the page it stages)."""
         raw = _key_bytes(key)
+        digest = bytes.fromhex(sha256) if sha256 is not None else hashlib.sha256(payload).digest()
         try:
-            _writer(self.folder).append(raw, payload, hashlib.sha256(payload).digest())
+            _writer(self.folder).append(raw, payload, digest)
         except OSError:
             _forget_writer(self.folder)  # a cache that cannot be written only means work again
 

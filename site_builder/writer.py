@@ -103,9 +103,10 @@ class StagedWriter:
         with open(target, "rb") as handle:  # noqa: PTH123
             return hashlib.sha256(handle.read()).hexdigest() == digest
 
-    def stage(self, rel: str, data: bytes) -> str:
-        """Stage `data` for a claimed `rel` unless the file already holds these bytes; return its SHA-256."""
-        digest = hashlib.sha256(data).hexdigest()
+    def stage(self, rel: str, data: bytes, sha256: str | None = None) -> str:
+        """Stage `data` for a claimed `rel` unless the file already holds these bytes; return its
+        SHA-256 (hex; `sha256` when the caller has it: a page read from a checked cache)."""
+        digest = sha256 if sha256 is not None else hashlib.sha256(data).hexdigest()
         if self._unchanged(f"{self.root}/{rel}", rel, digest, len(data)):
             return digest
         staging = self._staging

@@ -50,9 +50,9 @@ def main() -> int:
         real_stage = StagedWriter.stage
         staged = {"n": 0}
 
-        def staging(self: StagedWriter, rel: str, data: bytes) -> str:
+        def staging(self: StagedWriter, rel: str, data: bytes, sha256: str | None = None) -> str:
             before = len(self.staged)
-            digest = real_stage(self, rel, data)
+            digest = real_stage(self, rel, data, sha256)
             if len(self.staged) > before:
                 staged["n"] += 1
                 if staged["n"] == -kill_at:

@@ -3,6 +3,7 @@ entry of another converter or other rules is never used, and a corrupt entry is 
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -121,6 +122,19 @@ def test_a_corrupt_entry_is_ignored_and_rewritten(site: Path, tmp_path: Path, da
     assert _conversions(site, out).get(key) is None
     assert cold_output(site, out, drop_pages=True) == snapshot(GOLDEN)
     assert _conversions(site, out).get_bytes(key) == payload
+
+
+def test_a_checked_read_gives_the_checksum_the_payload_was_checked_against(tmp_path: Path) -> None:
+    """The build stages a cached page with the checksum its read checked, and stores a page
+    with the checksum it staged it with: a wrong one given to the store only makes a miss."""
+    key, other = "ab" * 32, "cd" * 32
+    digest = hashlib.sha256(b"pagina").hexdigest()
+    packs.EntryStore(tmp_path / "loja").put_bytes(key, b"pagina", digest)
+    packs.EntryStore(tmp_path / "loja").put_bytes(other, b"pagina", hashlib.sha256(b"outra").hexdigest())
+    store = packs.EntryStore(tmp_path / "loja")
+    assert store.get_checked(key) == (b"pagina", digest)
+    assert store.get_checked(other) is None
+    assert store.get_bytes(other) is None
 
 
 def test_the_store_is_pruned_to_its_newest_entries(tmp_path: Path) -> None:
