@@ -103,9 +103,6 @@ class Checagem:
     historico: tuple[EventoHistorico, ...] = ()
     correcoes: tuple[Correcao, ...] = ()
     tema: str = ""  # a key of regras.TEMAS, or "" (optional)
-    # The record's checksum of its body (`publicado.explicacao_sha256`), taken where the file was
-    # read: the published record is made without reading the file again. "" when not known.
-    explicacao_sha256: str = ""
 
     @property
     def url(self) -> str:
