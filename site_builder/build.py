@@ -302,7 +302,7 @@ def _build_site(root: Path, out: Path, *, strict: bool, workers: Workers) -> Bui
                     digest = checked or hashlib.sha256(data).hexdigest()
                     if artifact.data is None and len(report.avisos) == warned:
                         pages.put_bytes(page_keys[artifact.path], data, digest)
-                digest = writer.stage(artifact.path, data, digest)
+                writer.stage(artifact.path, data, digest)
                 has_links = artifact.data is None and artifact.path.endswith((".html", ".xml"))
                 links = _links(link_store, code, digest, data) if has_links else ()
                 records[artifact.path] = OutputRecord(key, digest, len(data), links)

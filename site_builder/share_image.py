@@ -311,11 +311,11 @@ def render_png(cartao: Cartao) -> bytes:
 
 
 def _image_artifact(url: str, entradas: str, cartao: Callable[[], C], draw: Callable[[C], bytes]) -> Artifact:
-    """The image at `url` showing `cartao()`, drawn by `draw`. `entradas` is a checksum of the
-    site's inputs the card is made from: with the site-wide ones (the builder's code, the
-    settings) and this renderer it is the output's key, so the card is made only when one of them
-    changes; drawn again only when what it shows or how it is drawn changes (its key in the
-    builder's image cache, `Artifact.guardar`). The card is made twice when it is drawn: a
+    """The image at `url` showing `cartao()`, drawn by `draw`. `entradas` is the text of the
+    site's inputs the card is made from (a check's `listing_key`): with the site-wide ones (the
+    builder's code, the settings) and this renderer it makes the output's key, so the card is made
+    only when one of them changes; drawn again only when what it shows or how it is drawn changes
+    (its key in the builder's image cache, `Artifact.guardar`). The card is made twice when it is drawn: a
     memo for each of 10,000 checks at every build would cost more."""
     return raw(
         url.lstrip("/"),
